@@ -1,0 +1,253 @@
+// Package enginetest checks the properties that every engine.State must
+// have, over many random games: every legal move applies, moves that are not
+// legal are refused and change nothing, snapshots restore a game that then
+// continues identically, clones are independent, and games end.
+package enginetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+)
+
+// Config says what to check.
+type Config struct {
+	// Variant to play.
+	Variant string
+	// Setup, optional, to start from.
+	Setup json.RawMessage
+	// Games is the number of random games to play.
+	Games int
+	// MaxPlies bounds a game; a game still going after it fails the check
+	// unless AllowUnfinished is set.
+	MaxPlies int
+	// AllowUnfinished accepts games that are still going after MaxPlies
+	// (go on 19x19 with random play, say).
+	AllowUnfinished bool
+	// Probes are moves that are tried at every ply for every seat; when one
+	// is not in Legal(seat) it must be refused and change nothing. Include
+	// malformed ones ("", "zz", "a0").
+	Probes []string
+	// SnapshotEvery makes the check snapshot and restore every this many
+	// plies (1 = every ply). 0 means every ply.
+	SnapshotEvery int
+	// Invariant, optional, is called after every applied move.
+	Invariant func(t testing.TB, before, after engine.State, seat int, move string)
+}
+
+// Check plays cfg.Games random games of g and checks the engine contract.
+func Check(t *testing.T, g engine.Game, cfg Config) {
+	t.Helper()
+	if cfg.Games == 0 {
+		cfg.Games = 200
+	}
+	if cfg.MaxPlies == 0 {
+		cfg.MaxPlies = 10000
+	}
+	if cfg.SnapshotEvery == 0 {
+		cfg.SnapshotEvery = 1
+	}
+	for i := range cfg.Games {
+		rng := rand.New(rand.NewPCG(uint64(i), 0x7ab))
+		if err := playOne(t, g, cfg, rng, uint64(i)); err != nil {
+			t.Fatalf("game %d (variant %s): %v", i, cfg.Variant, err)
+		}
+	}
+}
+
+func playOne(t *testing.T, g engine.Game, cfg Config, rng *rand.Rand, seed uint64) error {
+	s, err := g.New(cfg.Variant, cfg.Setup, seed)
+	if err != nil {
+		return fmt.Errorf("new: %w", err)
+	}
+	var moves []string
+	for ply := 0; ; ply++ {
+		out := s.Outcome()
+		if out.Over {
+			if out.Reason == "" {
+				return fmt.Errorf("ply %d: game over without a reason", ply)
+			}
+			if out.Winner < -1 || out.Winner >= s.Seats() {
+				return fmt.Errorf("ply %d: winner %d out of range", ply, out.Winner)
+			}
+			for seat := range s.Seats() {
+				if l := s.Legal(seat); len(l) != 0 {
+					return fmt.Errorf("ply %d: game over but seat %d has legal moves %v", ply, seat, l)
+				}
+				if err := checkRefused(s, seat, "", engine.CodeGameOver); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if ply >= cfg.MaxPlies {
+			if cfg.AllowUnfinished {
+				return nil
+			}
+			return fmt.Errorf("not over after %d plies: %v", ply, moves)
+		}
+		var restored engine.State
+		if ply%cfg.SnapshotEvery == 0 {
+			if restored, err = checkSnapshot(g, s); err != nil {
+				return fmt.Errorf("ply %d after %v: %w", ply, moves, err)
+			}
+		}
+		var movers []int
+		for seat := range s.Seats() {
+			legal := s.Legal(seat)
+			if len(legal) > 0 {
+				movers = append(movers, seat)
+			}
+			for _, p := range cfg.Probes {
+				if slices.Contains(legal, p) {
+					continue
+				}
+				if err := checkRefused(s, seat, p, ""); err != nil {
+					return fmt.Errorf("ply %d: %w", ply, err)
+				}
+			}
+		}
+		if turn, ok := s.Turn(); ok {
+			if !slices.Equal(movers, []int{turn}) {
+				return fmt.Errorf("ply %d: turn %d but seats with legal moves are %v", ply, turn, movers)
+			}
+		}
+		if len(movers) == 0 {
+			return fmt.Errorf("ply %d: game not over but nobody has a legal move", ply)
+		}
+		seat := movers[rng.IntN(len(movers))]
+		legal := s.Legal(seat)
+		move := legal[rng.IntN(len(legal))]
+		// A clone must not see the move.
+		clone := s.Clone()
+		before, _ := s.MarshalJSON()
+		if err := s.Apply(seat, move); err != nil {
+			return fmt.Errorf("ply %d: legal move %q for seat %d refused: %w", ply, move, seat, err)
+		}
+		if cloned, _ := clone.MarshalJSON(); !bytes.Equal(cloned, before) {
+			return fmt.Errorf("ply %d: applying %q to the original changed its clone", ply, move)
+		}
+		if restored != nil {
+			// The restored copy continues identically, chance included.
+			if err := restored.Apply(seat, move); err != nil {
+				return fmt.Errorf("ply %d: restored copy refused %q: %w", ply, move, err)
+			}
+			if err := Same(s, restored); err != nil {
+				return fmt.Errorf("ply %d: restored copy diverged after %q: %w", ply, move, err)
+			}
+		}
+		if cfg.Invariant != nil {
+			cfg.Invariant(t, clone, s, seat, move)
+		}
+		moves = append(moves, move)
+	}
+}
+
+// checkRefused applies move for seat and requires an *engine.Error (of code
+// want, when want is not empty) and an unchanged state.
+func checkRefused(s engine.State, seat int, move string, want engine.Code) error {
+	before, err := s.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("marshal: %w", err)
+	}
+	err = s.Apply(seat, move)
+	if err == nil {
+		return fmt.Errorf("move %q for seat %d accepted but it is not in Legal: %v", move, seat, s.Legal(seat))
+	}
+	code := engine.CodeOf(err)
+	if code == "" {
+		return fmt.Errorf("move %q for seat %d: error %v is not an *engine.Error", move, seat, err)
+	}
+	if want != "" && code != want {
+		return fmt.Errorf("move %q for seat %d: code %s, want %s", move, seat, code, want)
+	}
+	after, _ := s.MarshalJSON()
+	if !bytes.Equal(before, after) {
+		return fmt.Errorf("refused move %q for seat %d changed the state", move, seat)
+	}
+	return nil
+}
+
+// checkSnapshot restores s from its snapshot, checks that the copy is the
+// same game (same snapshot bytes, same view, same legal moves) and returns it.
+func checkSnapshot(g engine.Game, s engine.State) (engine.State, error) {
+	snap, err := s.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("marshal: %w", err)
+	}
+	r, err := g.Restore(snap)
+	if err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
+	snap2, err := r.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("marshal restored: %w", err)
+	}
+	if !bytes.Equal(snap, snap2) {
+		return nil, fmt.Errorf("snapshot round trip differs:\n got %s\nwant %s", snap2, snap)
+	}
+	if err := Same(s, r); err != nil {
+		return nil, fmt.Errorf("restored state: %w", err)
+	}
+	return r, nil
+}
+
+// Same reports how a and b differ as games, or nil when they agree on
+// everything visible: variant, turn, outcome, score, board, extra fields and
+// every seat's legal moves.
+func Same(a, b engine.State) error {
+	type view struct {
+		Variant string
+		Turn    int
+		TurnOK  bool
+		Outcome engine.Outcome
+		Score   any
+		Board   any
+		Extra   map[string]any
+		Legal   [][]string
+	}
+	see := func(s engine.State) []byte {
+		v := view{Variant: s.Variant(), Outcome: s.Outcome(), Score: s.Score(), Board: s.Board(), Extra: s.Extra()}
+		v.Turn, v.TurnOK = s.Turn()
+		for seat := range s.Seats() {
+			v.Legal = append(v.Legal, s.Legal(seat))
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return []byte(err.Error())
+		}
+		return b
+	}
+	va, vb := see(a), see(b)
+	if !bytes.Equal(va, vb) {
+		return fmt.Errorf("views differ:\n a %s\n b %s", va, vb)
+	}
+	return nil
+}
+
+// Replay applies moves in turn to s: each element is "seat:move" or, for
+// alternating games, just the move for the seat to move. It fails the test at
+// the first refused move.
+func Replay(t testing.TB, s engine.State, moves ...string) {
+	t.Helper()
+	for i, m := range moves {
+		seat, move := -1, m
+		if len(m) > 2 && m[1] == ':' && m[0] >= '0' && m[0] <= '9' {
+			seat, move = int(m[0]-'0'), m[2:]
+		}
+		if seat < 0 {
+			var ok bool
+			if seat, ok = s.Turn(); !ok {
+				t.Fatalf("move %d %q: no seat to move", i, m)
+			}
+		}
+		if err := s.Apply(seat, move); err != nil {
+			t.Fatalf("move %d %q for seat %d: %v", i, move, seat, err)
+		}
+	}
+}
