@@ -1,0 +1,90 @@
+// Package store is the persistence boundary of the service: what a room and
+// the hub keep so that a restart loses nothing.
+//
+// Two implementations stand side by side: memstore (the default, in memory,
+// nothing survives the process) and redisstore (go-redis v9, a
+// UniversalClient, so one node, Sentinel and Cluster all work). Both pass the
+// same conformance suite, storetest.
+//
+// The store never interprets a room snapshot: the rooms package encodes its
+// own state and the store keeps the bytes.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned when a room or a player is not in the store.
+var ErrNotFound = errors.New("not found")
+
+// ErrStaleSeq is returned by SaveRoom when the stored room is already at or
+// past the seq being written: a second writer (or a replayed save) lost.
+var ErrStaleSeq = errors.New("stale room seq")
+
+// Store keeps rooms and players. Implementations are safe for concurrent use.
+// Every method honours ctx.
+type Store interface {
+	// SaveRoom writes a room's snapshot and appends its new log entries in
+	// one atomic step (one round trip for Redis). It refuses with
+	// ErrStaleSeq when the stored seq is not lower than r.Seq, so a save is
+	// never applied twice nor out of order. It also keeps the indexes: the
+	// live-room index (r.Live) and every seated player's set of unfinished
+	// rooms (added while the room is unfinished, removed once it is
+	// finished). A finished room expires after the store's retention time.
+	SaveRoom(ctx context.Context, r Room) error
+	// LoadRoom returns the last saved snapshot of the room, or ErrNotFound.
+	LoadRoom(ctx context.Context, id string) (Room, error)
+	// RoomLog returns the room's log entries, oldest first.
+	RoomLog(ctx context.Context, id string) ([][]byte, error)
+	// LiveRooms returns up to limit ids of live rooms, most recently active
+	// first.
+	LiveRooms(ctx context.Context, limit int) ([]string, error)
+
+	// SavePlayer creates or updates a player (name, token hash).
+	SavePlayer(ctx context.Context, p Player) error
+	// PlayerByToken returns the player whose token hashes to tokenHash, or
+	// ErrNotFound.
+	PlayerByToken(ctx context.Context, tokenHash string) (Player, error)
+	// PlayerRooms returns the ids of the player's unfinished rooms.
+	PlayerRooms(ctx context.Context, playerID string) ([]string, error)
+
+	// Ping reports whether the store is reachable (for /readyz).
+	Ping(ctx context.Context) error
+	// Close releases the store's connections.
+	Close() error
+}
+
+// Room is one save of a room.
+type Room struct {
+	// ID is the room id.
+	ID string
+	// Seq is the room's seq after this save; it grows with every change.
+	Seq int64
+	// Snapshot is the room's complete state, encoded by the rooms package.
+	Snapshot []byte
+	// Append holds the log entries (moves and other events) that this save
+	// adds, in order. Only SaveRoom uses it; LoadRoom leaves it empty.
+	Append [][]byte
+	// Players are the ids of the players seated in the room.
+	Players []string
+	// Live lists the room in the live-room index (public and not finished).
+	Live bool
+	// Finished marks a room whose game is over: it leaves its players'
+	// unfinished rooms and expires after the retention time.
+	Finished bool
+	// UpdatedAt is the time of the save; it orders the live-room index.
+	UpdatedAt time.Time
+}
+
+// Player is a guest identity.
+type Player struct {
+	// ID is the public player id.
+	ID string
+	// Name is the display name.
+	Name string
+	// TokenHash is the hash of the player's secret token; the token itself
+	// is never stored.
+	TokenHash string
+}
