@@ -1,0 +1,153 @@
+// 2048: one 4x4 board (solo) or two side by side (race). Tiles slide and
+// merge with the seed's rules; arrow keys, swipes and the on-screen arrows
+// play N, S, E, W.
+import { s, h } from '../dom.js';
+import { legalFor } from './common.js';
+
+const G = 12, C = 94, STEP = C + 10, W = 2 * G + 4 * STEP - 10;
+const P = (i) => G + i * STEP;
+const DIRS = { N: 'north (up)', S: 'south (down)', E: 'east (right)', W: 'west (left)' };
+const KEYS = { ArrowUp: 'N', ArrowDown: 'S', ArrowRight: 'E', ArrowLeft: 'W' };
+
+export function boardsOf(board) {
+  if (!Array.isArray(board) || !board.length) return [];
+  return Array.isArray(board[0]) && Array.isArray(board[0][0]) ? board : [board];
+}
+
+// slide applies a move as the seed does and returns the new board (without
+// the random tile) and where every tile went.
+export function slide(board, dir) {
+  const out = board.map((row) => row.map(() => 0)), moves = [];
+  for (let i = 0; i < 4; i++) {
+    const line = [0, 1, 2, 3].map((j) => ({
+      N: [j, i], S: [3 - j, i], W: [i, j], E: [i, 3 - j],
+    })[dir]);
+    const res = [];
+    for (const [r, c] of line) {
+      const v = board[r][c];
+      if (!v) continue;
+      const top = res[res.length - 1];
+      if (top && top.v === v && !top.merged) { top.v *= 2; top.merged = true; moves.push({ from: [r, c], to: line[res.length - 1], v }); }
+      else { res.push({ v, merged: false }); moves.push({ from: [r, c], to: line[res.length - 1], v }); }
+    }
+    res.forEach((t, k) => { const [r, c] = line[k]; out[r][c] = t.v; });
+  }
+  return { board: out, moves };
+}
+
+function tile(v, r, c, cls = '') {
+  const g = s('g', { class: `tile t${Math.min(v, 4096)} ${cls}` },
+    s('rect', { width: C, height: C, rx: 8 }),
+    s('text', { x: C / 2, y: C / 2 + (v >= 1024 ? 12 : 15), class: v >= 1024 ? 'small' : '' }, String(v)));
+  g.style.transform = `translate(${P(c)}px, ${P(r)}px)`;
+  return g;
+}
+
+export function create(ctx) {
+  const root = h('div', { class: 'boards-2048' });
+  const views = [];
+  let state = null, seat = null, interactive = false, legal = [];
+
+  function view(i) {
+    if (views[i]) return views[i];
+    const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg b2048', role: 'img' });
+    svg.append(s('rect', { width: W, height: W, rx: 14, class: 'bg' }));
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) svg.append(s('rect', { x: P(c), y: P(r), width: C, height: C, rx: 8, class: 'slot' }));
+    const tiles = s('g', { class: 'tiles' });
+    svg.append(tiles);
+    const title = h('div', { class: 'b2048-title' });
+    const wrap = h('div', { class: 'b2048-wrap', dataset: { seat: i } }, title, svg);
+    let sx = null, sy = null;
+    svg.addEventListener('pointerdown', (e) => { sx = e.clientX; sy = e.clientY; });
+    svg.addEventListener('pointerup', (e) => {
+      if (sx == null) return;
+      const dx = e.clientX - sx, dy = e.clientY - sy; sx = null;
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
+      try_(i, Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'E' : 'W') : (dy > 0 ? 'S' : 'N'));
+    });
+    root.append(wrap);
+    return (views[i] = { svg, tiles, title, wrap, board: null });
+  }
+
+  function try_(i, d) {
+    if (i !== seat) return ctx.explain(seat == null ? 'You are watching this game.' : 'That is your opponent\'s board.');
+    const why = ctx.blocked();
+    if (why) return ctx.explain(why);
+    if (!legal.includes(d)) return ctx.explain(`Nothing can move ${DIRS[d]}: try another direction.`);
+    ctx.play(d);
+  }
+
+  const onKey = (e) => {
+    const d = KEYS[e.key];
+    if (!d || seat == null || !interactive) return;
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+    e.preventDefault();
+    try_(seat, d);
+  };
+  document.addEventListener('keydown', onKey);
+
+  const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'Moves' },
+    ...['N', 'W', 'S', 'E'].map((d) => h('button', { type: 'button', class: `pad-${d}`, 'aria-label': `Slide ${DIRS[d]}`, onclick: () => try_(seat, d) }, { N: '↑', S: '↓', E: '→', W: '←' }[d])));
+
+  function draw(v, b, anim) {
+    const old = v.board;
+    v.board = b;
+    if (anim && old) {
+      const { board: slid, moves } = slide(old, anim);
+      let spawn = null, diff = 0;
+      for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) if (slid[r][c] !== b[r][c]) { diff++; if (!slid[r][c]) spawn = [r, c]; }
+      if (diff === 1 && spawn) {
+        const els = moves.map((m) => { const g = tile(m.v, m.from[0], m.from[1]); g._to = m.to; return g; });
+        v.tiles.replaceChildren(...els);
+        v.svg.getBoundingClientRect();
+        requestAnimationFrame(() => {
+          for (const g of els) { g.classList.add('anim'); g.style.transform = `translate(${P(g._to[1])}px, ${P(g._to[0])}px)`; }
+        });
+        setTimeout(() => {
+          if (v.board !== b) return;
+          plain(v, b, spawn, slid, old);
+        }, 130);
+        return;
+      }
+    }
+    plain(v, b);
+  }
+
+  function plain(v, b, spawn, slid, old) {
+    const kids = [];
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) {
+      if (!b[r][c]) continue;
+      const isSpawn = spawn && spawn[0] === r && spawn[1] === c;
+      const merged = slid && old && !isSpawn && b[r][c] !== old[r][c] && slid[r][c] === b[r][c] && isMerge(old, b, r, c);
+      kids.push(tile(b[r][c], r, c, isSpawn ? 'spawn' : merged ? 'merged' : ''));
+    }
+    v.tiles.replaceChildren(...kids);
+    const rows = b.map((row, r) => `row ${r + 1}: ${row.map((x) => x || 'empty').join(', ')}`).join('; ');
+    v.svg.setAttribute('aria-label', `2048 board. ${rows}`);
+  }
+  const isMerge = (old, b, r, c) => b[r][c] > 0 && !old.flat().includes(b[r][c]) || b[r][c] === 2 * old[r][c];
+
+  function update(st, opts) {
+    const prev = state;
+    state = st; seat = opts.seat; interactive = opts.interactive;
+    legal = interactive ? legalFor(st, seat) : [];
+    const boards = boardsOf(st.board);
+    const names = st.players || [];
+    const score = st.score || {};
+    boards.forEach((b, i) => {
+      const v = view(i);
+      const p = names.find((x) => x.seat === i);
+      const sc = score[i] ?? score[String(i)] ?? 0;
+      v.title.replaceChildren(h('span', { class: 'who' }, p ? p.name : `Seat ${i + 1}`), ' ', h('span', { class: 'sc' }, `score ${sc}`), i === seat ? h('span', { class: 'you' }, ' (you)') : '');
+      v.wrap.classList.toggle('mine', i === seat);
+      const moved = opts.animate && prev && st.lastMove && st.lastMove.seat === i && st.seq > prev.seq ? st.lastMove.move : null;
+      draw(v, b, moved);
+    });
+    pad.hidden = seat == null || !interactive;
+    if (!pad.isConnected) root.append(pad);
+    root.classList.toggle('race', boards.length > 1);
+  }
+
+  return { el: root, update, destroy: () => document.removeEventListener('keydown', onKey) };
+}

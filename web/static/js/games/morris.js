@@ -1,0 +1,100 @@
+// Three men's morris: a 3x3 board, rows 1..3 top to bottom, columns a..c.
+// Points are joined by the rows, the columns and the two diagonals through
+// the centre. Placement moves are a point ("b2"); movement moves are
+// from+to ("b1a1"); a blocked player passes with a piece onto itself.
+import { s } from '../dom.js';
+import { Grid, legalFor, mark, stoneWord } from './common.js';
+
+const S = 160, M = 60, LET = 'abc';
+const P = (i) => M + i * S;
+const coord = (r, c) => `${LET[c]}${r + 1}`;
+
+export function create(ctx) {
+  const W = 2 * S + 2 * M;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg morris', 'aria-label': 'Morris board, 3 by 3; row 1 is the top row' });
+  svg.append(s('rect', { x: M / 2, y: M / 2, width: W - M, height: W - M, rx: 18, class: 'bg' }));
+  const lines = [];
+  for (let i = 0; i < 3; i++) {
+    lines.push([0, i, 2, i], [i, 0, i, 2]);
+  }
+  lines.push([0, 0, 2, 2], [0, 2, 2, 0]);
+  for (const [r1, c1, r2, c2] of lines) svg.append(s('line', { x1: P(c1), y1: P(r1), x2: P(c2), y2: P(r2), class: 'line' }));
+  for (let c = 0; c < 3; c++) svg.append(s('text', { x: P(c), y: M / 2 - 4, class: 'coord' }, LET[c]));
+  for (let r = 0; r < 3; r++) svg.append(s('text', { x: M / 2 - 14, y: P(r) + 8, class: 'coord' }, String(r + 1)));
+
+  const grid = new Grid(svg, 3, 3, (r, c) => activate(r, c));
+  const cells = [], pieces = [];
+  for (let r = 0; r < 3; r++) {
+    const row = s('g', { role: 'row' });
+    for (let c = 0; c < 3; c++) {
+      const pc = s('g', { class: 'piece' });
+      const g = grid.add(r, c, s('g', { class: 'cell' },
+        s('circle', { cx: P(c), cy: P(r), r: S * 0.42, class: 'hit' }),
+        s('circle', { cx: P(c), cy: P(r), r: 12, class: 'point' }),
+        s('circle', { cx: P(c), cy: P(r), r: 18, class: 'legal-dot' }),
+        pc,
+        s('circle', { cx: P(c), cy: P(r), r: S * 0.36, class: 'focus-ring' }),
+        s('circle', { cx: P(c), cy: P(r), r: S * 0.34, class: 'last-ring' })));
+      row.append(g);
+      (cells[r] ||= [])[c] = g; (pieces[r] ||= [])[c] = pc;
+    }
+    svg.append(row);
+  }
+
+  let state = null, legal = [], from = null, seat = null;
+  const mine = () => (seat === 0 ? 'X' : 'O');
+
+  function activate(r, c) {
+    const why = ctx.blocked();
+    if (why) return ctx.explain(why);
+    const m = coord(r, c), ch = state.board[r][c];
+    const placing = legal.some((x) => x.length === 2);
+    if (placing) {
+      if (ch !== '.') return ctx.explain(`${m} is taken: place your piece on an empty point.`);
+      if (!legal.includes(m)) return ctx.explain(`${m} is not a legal placement now.`);
+      return ctx.play(m);
+    }
+    if (from) {
+      const mv = from + m;
+      if (m === from) {
+        if (legal.includes(mv)) return ctx.play(mv); // blocked: pass
+        from = null; paint(); return ctx.explain('Selection cleared.');
+      }
+      if (legal.includes(mv)) { from = null; return ctx.play(mv); }
+      if (ch === mine() && legal.some((x) => x.startsWith(m))) { from = m; paint(); return; }
+      if (ch !== '.') return ctx.explain(`${m} is taken: a piece moves to an empty point.`);
+      return ctx.explain(`A piece on ${from} cannot reach ${m}: pieces move one step along a line (diagonals only through the centre).`);
+    }
+    if (ch === '.') return ctx.explain(`All pieces are placed: first choose one of your pieces (${mine()}) to move.`);
+    if (ch !== mine()) return ctx.explain(`${m} holds your opponent's piece: choose one of yours (${mine()}).`);
+    if (!legal.some((x) => x.startsWith(m))) return ctx.explain(`The piece on ${m} has no empty neighbour to move to.`);
+    from = m; paint();
+  }
+
+  function paint() {
+    const b = state.board;
+    const lm = state.lastMove && state.lastMove.move;
+    const lastTo = lm ? lm.slice(-2) : '';
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) {
+      const m = coord(r, c), ch = b[r][c];
+      let ok;
+      if (from) ok = legal.includes(from + m) && m !== from;
+      else ok = legal.includes(m) || legal.some((x) => x.length === 4 && x.startsWith(m));
+      const cell = cells[r][c];
+      cell.classList.toggle('legal', !!ok);
+      cell.classList.toggle('selected', from === m);
+      cell.classList.toggle('last', lastTo === m);
+      cell.setAttribute('aria-label', `${m}, ${stoneWord(ch, 'morris')}${from === m ? ', selected' : ''}${ok ? (from ? ', can move here' : ch === '.' ? ', legal' : ', can move') : ''}`);
+      pieces[r][c].replaceChildren(...(ch === '.' ? [] : [mark(ch === 'X' ? 0 : 1, P(c), P(r), S * 0.3)]));
+    }
+    ctx.setPass && ctx.setPass(legal.find((x) => x.length === 4 && x.slice(0, 2) === x.slice(2)) || null, 'Pass (blocked)');
+  }
+
+  function update(st, opts) {
+    if (!state || st.seq !== state.seq) from = null;
+    state = st; seat = opts.seat;
+    legal = opts.interactive ? legalFor(st, opts.seat) : [];
+    paint();
+  }
+  return { el: svg, update };
+}

@@ -1,0 +1,132 @@
+// Queens: an n x n board with the seed's coordinates, row 0 at the bottom and
+// columns 0..n-1 left to right. Choose one of your pieces, see the squares it
+// may take, then place it. Moves are "D@3,1" (piece @ row,col).
+import { s, h } from '../dom.js';
+import { Grid, legalFor, mark } from './common.js';
+
+const NAMES = { R: 'king', D: 'queen', T: 'rook', B: 'bishop', C: 'knight' };
+const SIZES = { tradicional: 8, grande: 20, impar: 13, 'x-random': 8 };
+
+// ownerAt reads the seat that placed the piece at board row index i (top
+// first) and column c, whatever shape "owners" takes.
+function ownerAt(owners, i, c, n) {
+  if (!owners) return null;
+  if (Array.isArray(owners)) {
+    const row = owners[i];
+    const v = typeof row === 'string' ? row[c] : row && row[c];
+    if (v === '.' || v == null || v === -1 || v === '') return null;
+    return Number(v);
+  }
+  const v = owners[`${n - 1 - i},${c}`];
+  if (v == null) return null;
+  if (v === 'primeiro') return 0;
+  if (v === 'segundo') return 1;
+  return Number(v);
+}
+
+function handOf(st, seat) {
+  const hs = st.hands || (st.extra && st.extra.hands);
+  if (!hs) return null;
+  if (Array.isArray(hs)) return hs[seat] || [];
+  return hs[seat] || hs[String(seat)] || hs[seat === 0 ? 'primeiro' : 'segundo'] || [];
+}
+
+export function create(ctx) {
+  const n = SIZES[ctx.variant] || 8;
+  const S = 60, M = 40, W = n * S + 2 * M;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg queens', 'aria-label': `Queens board, ${n} by ${n}; row 0 at the bottom, column 0 at the left` });
+  const grid = new Grid(svg, n, n, (i, c) => activate(i, c));
+  const cells = [], slots = [];
+  for (let i = 0; i < n; i++) {
+    const row = s('g', { role: 'row' });
+    for (let c = 0; c < n; c++) {
+      const slot = s('g');
+      const g = grid.add(i, c, s('g', { class: `cell ${(i + c) % 2 ? 'dark' : 'light'}` },
+        s('rect', { x: M + c * S, y: M + i * S, width: S, height: S, class: 'sq' }),
+        s('rect', { x: M + c * S + 4, y: M + i * S + 4, width: S - 8, height: S - 8, class: 'target' }),
+        slot,
+        s('rect', { x: M + c * S + 3, y: M + i * S + 3, width: S - 6, height: S - 6, class: 'focus-ring' })));
+      row.append(g);
+      (cells[i] ||= [])[c] = g; (slots[i] ||= [])[c] = slot;
+    }
+    svg.append(row);
+  }
+  const fs = n > 10 ? 13 : 16;
+  for (let c = 0; c < n; c++) svg.append(s('text', { x: M + c * S + S / 2, y: W - M / 2 + 6, class: 'coord', 'font-size': fs }, String(c)));
+  for (let i = 0; i < n; i++) svg.append(s('text', { x: M / 2, y: M + i * S + S / 2 + 6, class: 'coord', 'font-size': fs }, String(n - 1 - i)));
+
+  const hand = h('div', { class: 'hand', role: 'group', 'aria-label': 'Your pieces' });
+  const info = h('div', { class: 'game-info' });
+  let state = null, legal = [], pick = null;
+
+  function activate(i, c) {
+    const why = ctx.blocked();
+    if (why) return ctx.explain(why);
+    const r = n - 1 - i, sq = `${r},${c}`;
+    if (state.board[i][c] !== '.') return ctx.explain(`Square ${sq} is taken.`);
+    const kinds = [...new Set(legal.map((m) => m[0]))];
+    let p = pick;
+    if (!p && kinds.length === 1) p = kinds[0];
+    if (!p) return ctx.explain('First choose which of your pieces to place.');
+    const mv = `${p}@${sq}`;
+    if (!legal.includes(mv)) {
+      if (!legal.some((m) => m[0] === p)) return ctx.explain(`Your ${NAMES[p] || p} has no safe square left; choose another piece.`);
+      return ctx.explain(`A ${NAMES[p] || p} on ${sq} would attack, or be attacked by, a piece already on the board.`);
+    }
+    pick = null;
+    ctx.play(mv);
+  }
+
+  function paint() {
+    const b = state.board, lm = state.lastMove && state.lastMove.move;
+    const targets = new Set(pick ? legal.filter((m) => m[0] === pick).map((m) => m.slice(2)) : []);
+    for (let i = 0; i < n; i++) for (let c = 0; c < n; c++) {
+      const ch = b[i][c], sq = `${n - 1 - i},${c}`, cell = cells[i][c];
+      const own = ch === '.' ? null : ownerAt(state.owners, i, c, n);
+      const isLast = lm && lm.slice(2) === sq;
+      cell.classList.toggle('legal', targets.has(sq));
+      cell.classList.toggle('last', !!isLast);
+      const kids = [];
+      if (ch !== '.') {
+        const g = mark(own === 1 ? 1 : 0, M + c * S + S / 2, M + i * S + S / 2, S * 0.38, { class: `mark qpiece ${own === 1 ? 'mark-o' : 'mark-x'}` });
+        g.lastChild.remove(); // the letter replaces the X / O symbol
+        g.append(s('text', { y: 8, class: 'plet' }, ch));
+        kids.push(g);
+      }
+      slots[i][c].replaceChildren(...kids);
+      cell.setAttribute('aria-label', `${sq}, ${ch === '.' ? 'empty' : `${NAMES[ch] || ch} of ${own === 1 ? 'second' : 'first'} player`}${targets.has(sq) ? `, your ${NAMES[pick]} may go here` : ''}${isLast ? ', last move' : ''}`);
+    }
+  }
+
+  function paintHand(seat) {
+    const mine = seat != null ? handOf(state, seat) : null;
+    const counts = {};
+    for (const p of mine || []) counts[p] = (counts[p] || 0) + 1;
+    const can = new Set(legal.map((m) => m[0]));
+    if (pick && !can.has(pick)) pick = null;
+    hand.replaceChildren(...Object.keys(counts).map((p) => h('button', {
+      type: 'button', class: `hand-piece${pick === p ? ' on' : ''}`, 'aria-pressed': pick === p ? 'true' : 'false',
+      'aria-label': `${NAMES[p] || p} (${p}), ${counts[p]} left${can.has(p) ? '' : ', no safe square'}`,
+      onclick: () => { pick = pick === p ? null : p; paint(); paintHand(seat); },
+    }, h('b', {}, p), ` ${NAMES[p] || ''} ×${counts[p]}`)));
+    hand.hidden = !mine || !mine.length || !legal.length;
+    const hs = [0, 1].map((k) => handOf(state, k));
+    info.replaceChildren(
+      h('div', {}, 'R king · D queen · T rook · B bishop · C knight'),
+      ...hs.map((x, k) => x ? h('div', {}, `${k === 0 ? 'First (primeiro)' : 'Second (segundo)'} still to place: ${x.length ? x.join(' ') : 'none'}`) : null));
+  }
+
+  function update(st, opts) {
+    if (!state || st.seq !== state.seq) pick = null;
+    state = st;
+    legal = opts.interactive ? legalFor(st, opts.seat) : [];
+    if (!pick) {
+      const kinds = [...new Set(legal.map((m) => m[0]))];
+      if (kinds.length === 1) pick = kinds[0];
+    }
+    paintHand(opts.seat);
+    paint();
+  }
+  const el = h('div', { class: 'queens-wrap' }, hand, svg);
+  return { el, update, info };
+}

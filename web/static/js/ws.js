@@ -1,0 +1,144 @@
+// The WebSocket connection to /ws: hello with the stored token, reconnect
+// with exponential backoff and jitter, re-join the rooms this page follows,
+// and detect gaps in a room's seq (then ask for the state again by joining).
+import { store } from './dom.js';
+
+export class Conn {
+  constructor() {
+    this.ws = null;
+    this.ready = false;
+    this.everUp = false;
+    this.attempt = 0;
+    this.nextId = 1;
+    this.handlers = new Map();   // type -> Set(fn)
+    this.pending = new Map();    // id -> {resolve, reject, timer}
+    this.rooms = new Map();      // room -> {as, seq}
+    this.watchingLobby = false;
+    this.player = null;
+    this.timer = null;
+  }
+
+  on(type, fn) {
+    if (!this.handlers.has(type)) this.handlers.set(type, new Set());
+    this.handlers.get(type).add(fn);
+    return () => this.handlers.get(type).delete(fn);
+  }
+
+  emit(type, msg) {
+    for (const fn of [...(this.handlers.get(type) || [])]) {
+      try { fn(msg); } catch (e) { console.warn('handler', type, e); }
+    }
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
+    let ws;
+    try { ws = new WebSocket(url); } catch { this.retry(); return; }
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { type: 'hello', name: store.name || undefined };
+      if (store.token) hello.token = store.token;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m && typeof m.type === 'string') this.dispatch(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      const was = this.ready;
+      this.ready = false;
+      for (const [, p] of this.pending) { clearTimeout(p.timer); p.reject(new Error('connection lost')); }
+      this.pending.clear();
+      if (was || this.everUp) this.emit('down', {});
+      this.retry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  retry() {
+    // 250 ms doubling to 8 s, with full jitter in the upper half so that a
+    // restarted server is not hit by every browser at the same instant.
+    const base = Math.min(8000, 250 * 2 ** this.attempt);
+    this.attempt++;
+    const delay = base / 2 + Math.random() * base / 2;
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  dispatch(m) {
+    if (m.type === 'welcome') {
+      store.token = m.token;
+      this.player = m.player || null;
+      this.ready = true;
+      this.everUp = true;
+      this.attempt = 0;
+      if (this.watchingLobby) this.raw({ type: 'lobby.watch' });
+      for (const [room, r] of this.rooms) this.raw({ type: 'room.join', room, as: r.as });
+      this.emit('up', m);
+    }
+    if (m.type === 'room.state' && this.rooms.has(m.room)) {
+      const r = this.rooms.get(m.room);
+      if (typeof m.seq === 'number') {
+        if (r.seq != null && m.seq < r.seq) return; // stale: an older frame
+        if (r.seq != null && m.seq > r.seq + 1 && !r.rejoining) {
+          // A gap: we missed a change. The frame is a whole state, but the
+          // contract says to ask again, which also re-checks our seat.
+          r.rejoining = true;
+          this.raw({ type: 'room.join', room: m.room, as: r.as });
+        } else if (r.rejoining && m.seq >= r.seq) {
+          r.rejoining = false;
+        }
+        r.seq = m.seq;
+      }
+    }
+    if (m.id != null && this.pending.has(m.id)) {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      clearTimeout(p.timer);
+      if (m.type === 'error') p.reject(Object.assign(new Error(m.message || m.code), { code: m.code, msg: m }));
+      else p.resolve(m);
+    }
+    this.emit(m.type, m);
+    this.emit('*', m);
+  }
+
+  raw(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  // send delivers msg if the connection is up, and reports whether it did.
+  send(msg) {
+    if (!this.ready) return false;
+    return this.raw(msg);
+  }
+
+  // request sends msg with an id and resolves with the reply that carries it.
+  request(msg, timeout = 10000) {
+    return new Promise((resolve, reject) => {
+      if (!this.ready) { reject(Object.assign(new Error('not connected'), { code: 'offline' })); return; }
+      const id = String(this.nextId++);
+      const timer = setTimeout(() => { this.pending.delete(id); reject(new Error('no answer from the server')); }, timeout);
+      this.pending.set(id, { resolve, reject, timer });
+      this.raw({ ...msg, id });
+    });
+  }
+
+  follow(room, as) {
+    this.rooms.set(room, { as, seq: null });
+    if (this.ready) this.raw({ type: 'room.join', room, as });
+  }
+
+  unfollow(room) {
+    if (this.rooms.delete(room)) this.send({ type: 'room.leave', room });
+  }
+
+  watchLobby(on) {
+    this.watchingLobby = on;
+    this.send({ type: on ? 'lobby.watch' : 'lobby.unwatch' });
+  }
+}
