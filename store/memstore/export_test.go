@@ -1,0 +1,8 @@
+package memstore
+
+// RoomCount is the number of rooms held, expired or not, for tests.
+func RoomCount(s *Store) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.rooms)
+}

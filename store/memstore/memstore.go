@@ -1,0 +1,321 @@
+// Package memstore is the in-memory store.Store: the default when no Redis
+// address is configured. Nothing survives the process.
+//
+// It keeps the same rules as the Redis store (store/redisstore), checked by
+// the same conformance suite (store/storetest): the seq check, the log, the
+// live-room index, the players' unfinished rooms and the retention of
+// finished rooms, which expire lazily (checked when read, swept now and then
+// on writes so that memory does not grow with rooms nobody reads again).
+package memstore
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// DefaultRetention is how long a finished room is kept when WithRetention is
+// not given.
+const DefaultRetention = 7 * 24 * time.Hour
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithRetention sets how long a finished room (snapshot and log) is kept
+// after its last save. It must be positive.
+func WithRetention(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.retention = d
+		}
+	}
+}
+
+// Store is an in-memory store.Store. The zero value is not usable: use New.
+type Store struct {
+	retention time.Duration
+	now       func() time.Time
+
+	// A mutex is fine here: this is the store's own bookkeeping, not game
+	// state, and every critical section is a few map operations.
+	mu        sync.Mutex
+	rooms     map[string]*room
+	live      map[string]time.Time           // room id -> UpdatedAt
+	byToken   map[string]store.Player        // token hash -> player
+	playerRms map[string]map[string]struct{} // player id -> unfinished room ids
+	nextSweep time.Time
+}
+
+type room struct {
+	r         store.Room // Append always nil
+	log       [][]byte
+	expiresAt time.Time // zero unless finished
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New returns an empty store.
+func New(opts ...Option) *Store {
+	s := &Store{
+		retention: DefaultRetention,
+		now:       time.Now,
+		rooms:     make(map[string]*room),
+		live:      make(map[string]time.Time),
+		byToken:   make(map[string]store.Player),
+		playerRms: make(map[string]map[string]struct{}),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// SaveRoom implements store.Store.
+func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("save room %s: %w", r.ID, err)
+	}
+	if r.ID == "" {
+		return fmt.Errorf("save room: empty room id")
+	}
+	if r.Seq < 0 {
+		return fmt.Errorf("save room %s: negative seq %d", r.ID, r.Seq)
+	}
+	now := s.now()
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweepLocked(now)
+
+	old := s.roomLocked(r.ID, now)
+	if old != nil && old.r.Seq >= r.Seq {
+		return fmt.Errorf("save room %s: seq %d, stored %d: %w", r.ID, r.Seq, old.r.Seq, store.ErrStaleSeq)
+	}
+
+	nr := &room{r: copyRoom(r)}
+	if old != nil {
+		nr.log = old.log
+	}
+	for _, e := range r.Append {
+		nr.log = append(nr.log, clone(e))
+	}
+	if r.Finished {
+		nr.expiresAt = now.Add(s.retention)
+	}
+	s.rooms[r.ID] = nr
+
+	if r.Live && !r.Finished {
+		s.live[r.ID] = nr.r.UpdatedAt
+	} else {
+		delete(s.live, r.ID)
+	}
+
+	// Players who left the room, or every player once it is finished, lose
+	// it from their unfinished rooms; seated players of an unfinished room
+	// have it.
+	if old != nil {
+		for _, p := range old.r.Players {
+			if r.Finished || !slices.Contains(r.Players, p) {
+				s.removePlayerRoomLocked(p, r.ID)
+			}
+		}
+	}
+	for _, p := range r.Players {
+		if r.Finished {
+			s.removePlayerRoomLocked(p, r.ID)
+			continue
+		}
+		set := s.playerRms[p]
+		if set == nil {
+			set = make(map[string]struct{})
+			s.playerRms[p] = set
+		}
+		set[r.ID] = struct{}{}
+	}
+	return nil
+}
+
+// LoadRoom implements store.Store.
+func (s *Store) LoadRoom(ctx context.Context, id string) (store.Room, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: %w", id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rm := s.roomLocked(id, s.now())
+	if rm == nil {
+		return store.Room{}, fmt.Errorf("load room %s: %w", id, store.ErrNotFound)
+	}
+	return copyRoom(rm.r), nil
+}
+
+// RoomLog implements store.Store.
+func (s *Store) RoomLog(ctx context.Context, id string) ([][]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("room log %s: %w", id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rm := s.roomLocked(id, s.now())
+	if rm == nil {
+		return nil, fmt.Errorf("room log %s: %w", id, store.ErrNotFound)
+	}
+	out := make([][]byte, len(rm.log))
+	for i, e := range rm.log {
+		out[i] = clone(e)
+	}
+	return out, nil
+}
+
+// LiveRooms implements store.Store. Rooms with the same UpdatedAt come in
+// descending id order, as in Redis's ZREVRANGE.
+func (s *Store) LiveRooms(ctx context.Context, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("live rooms: %w", err)
+	}
+	if limit <= 0 {
+		return []string{}, nil
+	}
+	type entry struct {
+		id string
+		at time.Time
+	}
+	s.mu.Lock()
+	entries := make([]entry, 0, len(s.live))
+	for id, at := range s.live {
+		entries = append(entries, entry{id, at})
+	}
+	s.mu.Unlock()
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := b.at.Compare(a.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.id, a.id)
+	})
+	ids := make([]string, 0, min(limit, len(entries)))
+	for _, e := range entries[:min(limit, len(entries))] {
+		ids = append(ids, e.id)
+	}
+	return ids, nil
+}
+
+// SavePlayer implements store.Store.
+func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("save player %s: %w", p.ID, err)
+	}
+	if p.ID == "" || p.TokenHash == "" {
+		return fmt.Errorf("save player %q: empty id or token hash", p.ID)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byToken[p.TokenHash] = p
+	return nil
+}
+
+// PlayerByToken implements store.Store.
+func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Player{}, fmt.Errorf("player by token: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.byToken[tokenHash]
+	if !ok {
+		return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
+	}
+	return p, nil
+}
+
+// PlayerRooms implements store.Store. The ids come sorted.
+func (s *Store) PlayerRooms(ctx context.Context, playerID string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("player rooms %s: %w", playerID, err)
+	}
+	s.mu.Lock()
+	ids := make([]string, 0, len(s.playerRms[playerID]))
+	for id := range s.playerRms[playerID] {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// Ping implements store.Store: memory is always reachable.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("ping: %w", err)
+	}
+	return nil
+}
+
+// Close implements store.Store. It has nothing to release.
+func (s *Store) Close() error { return nil }
+
+// roomLocked returns the room, or nil when it is absent or expired (and then
+// drops it).
+func (s *Store) roomLocked(id string, now time.Time) *room {
+	rm := s.rooms[id]
+	if rm == nil {
+		return nil
+	}
+	if !rm.expiresAt.IsZero() && !now.Before(rm.expiresAt) {
+		delete(s.rooms, id)
+		return nil
+	}
+	return rm
+}
+
+// sweepLocked drops expired rooms, at most once per half retention (and at
+// least once a minute), so that rooms nobody reads again do not stay.
+func (s *Store) sweepLocked(now time.Time) {
+	if now.Before(s.nextSweep) {
+		return
+	}
+	s.nextSweep = now.Add(min(s.retention/2, time.Minute))
+	for id, rm := range s.rooms {
+		if !rm.expiresAt.IsZero() && !now.Before(rm.expiresAt) {
+			delete(s.rooms, id)
+		}
+	}
+}
+
+func (s *Store) removePlayerRoomLocked(player, roomID string) {
+	set := s.playerRms[player]
+	delete(set, roomID)
+	if len(set) == 0 {
+		delete(s.playerRms, player)
+	}
+}
+
+// copyRoom deep-copies what LoadRoom returns, without Append, with UpdatedAt
+// at microsecond precision as Redis keeps it.
+func copyRoom(r store.Room) store.Room {
+	r.Snapshot = clone(r.Snapshot)
+	r.Append = nil
+	r.Players = slices.Clone(r.Players)
+	r.UpdatedAt = normalizeTime(r.UpdatedAt)
+	return r
+}
+
+// normalizeTime is the UpdatedAt that a store gives back for t: microsecond
+// precision, UTC, no monotonic reading (Redis keeps Unix microseconds).
+func normalizeTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return time.UnixMicro(t.UnixMicro()).UTC()
+}
+
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return slices.Clone(b)
+}

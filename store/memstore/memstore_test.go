@@ -1,0 +1,51 @@
+package memstore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
+	"github.com/tabuleiro/tabuleiro/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		return memstore.New(memstore.WithRetention(storetest.Retention))
+	})
+}
+
+// TestExpiredRoomsAreSwept checks that finished rooms nobody reads again do
+// not stay in memory: a later save sweeps them.
+func TestExpiredRoomsAreSwept(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New(memstore.WithRetention(20 * time.Millisecond))
+	for i, id := range []string{"a", "b", "c"} {
+		if err := s.SaveRoom(ctx, store.Room{ID: id, Seq: int64(i + 1), Finished: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if err := s.SaveRoom(ctx, store.Room{ID: "d", Seq: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if n := memstore.RoomCount(s); n != 1 {
+		t.Fatalf("%d rooms in memory after the sweep, want 1", n)
+	}
+	if _, err := s.LoadRoom(ctx, "a"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("LoadRoom(a) = %v, want ErrNotFound", err)
+	}
+}
+
+func TestDefaultRetention(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	if err := s.SaveRoom(ctx, store.Room{ID: "r", Seq: 1, Finished: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LoadRoom(ctx, "r"); err != nil {
+		t.Fatalf("a finished room under the default retention (%v) is gone: %v", memstore.DefaultRetention, err)
+	}
+}
