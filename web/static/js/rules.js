@@ -46,12 +46,17 @@ export const RULES = {
 
 export const REASONS = {
   line: 'a line was completed',
+  both_lines: 'both players completed a line',
+  no_valid_placement: 'the player to move had no safe square left',
+  invalid_placement: 'an invalid placement',
+  higher_score: 'higher score',
+  equal_score: 'equal scores',
+  repetition: 'the same position occurred three times',
   board_full: 'the board is full',
   two_passes: 'both players passed',
   no_moves: 'no legal move was left',
   no_move: 'no legal move was left',
   blocked: 'no legal move was left',
-  repetition: 'repetition',
   resign: 'resignation',
   resigned: 'resignation',
   resignation: 'resignation',

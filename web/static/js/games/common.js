@@ -6,6 +6,7 @@ import { s } from '../dom.js';
 // the seat to move, or (2048 race) an object keyed by seat.
 export function legalFor(state, seat) {
   if (seat == null || !state || state.status === 'finished') return [];
+  if (state.legalBySeat) return state.legalBySeat[seat] || state.legalBySeat[String(seat)] || [];
   const L = state.legal;
   if (!L) return [];
   if (Array.isArray(L)) {

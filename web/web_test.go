@@ -1,0 +1,192 @@
+package web
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func get(t *testing.T, h http.Handler, p string, hdr ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, p, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func TestSecurityHeadersOnEveryResponse(t *testing.T) {
+	h := Handler()
+	for _, p := range []string{"/", "/r/abc123", "/assets/js/app.js", "/assets/app.css", "/nope", "/r/../etc"} {
+		rec := get(t, h, p)
+		csp := rec.Header().Get("Content-Security-Policy")
+		for _, want := range []string{"default-src 'self'", "script-src 'self'", "style-src 'self'",
+			"img-src 'self' data:", "connect-src 'self' ws: wss:", "frame-ancestors 'none'", "base-uri 'none'"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s: CSP %q lacks %q", p, csp, want)
+			}
+		}
+		if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+			t.Errorf("%s: CSP allows unsafe sources: %q", p, csp)
+		}
+		if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options = %q", p, got)
+		}
+		if rec.Header().Get("Referrer-Policy") == "" {
+			t.Errorf("%s: no Referrer-Policy", p)
+		}
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	h := Handler()
+	index := get(t, h, "/")
+	if index.Code != 200 || !strings.HasPrefix(index.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("/: %d %q", index.Code, index.Header().Get("Content-Type"))
+	}
+	room := get(t, h, "/r/r7Kq2")
+	if room.Code != 200 || room.Body.String() != index.Body.String() {
+		t.Errorf("/r/<room> does not serve index.html: %d", room.Code)
+	}
+	for p, ct := range map[string]string{
+		"/assets/js/app.js":   "text/javascript",
+		"/assets/app.css":     "text/css",
+		"/assets/favicon.svg": "image/svg+xml",
+	} {
+		rec := get(t, h, p)
+		if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), ct) {
+			t.Errorf("%s: %d %q, want %s", p, rec.Code, rec.Header().Get("Content-Type"), ct)
+		}
+		if rec.Header().Get("Cache-Control") == "" || rec.Header().Get("ETag") == "" {
+			t.Errorf("%s: no caching headers", p)
+		}
+		again := get(t, h, p, "If-None-Match", rec.Header().Get("ETag"))
+		if again.Code != http.StatusNotModified {
+			t.Errorf("%s: revalidation gave %d, want 304", p, again.Code)
+		}
+	}
+	for _, p := range []string{"/nope", "/r/", "/r/a/b", "/assets/missing.js", "/r/<script>"} {
+		if rec := get(t, h, p); rec.Code != 404 {
+			t.Errorf("%s: %d, want 404", p, rec.Code)
+		}
+	}
+	req := httptest.NewRequest(http.MethodPost, "/", nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST /: %d", rec.Code)
+	}
+}
+
+func TestGzip(t *testing.T) {
+	h := Handler()
+	rec := get(t, h, "/assets/js/app.js", "Accept-Encoding", "gzip, deflate, br")
+	if rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("app.js not compressed")
+	}
+	zr, err := gzip.NewReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(zr)
+	plain := get(t, h, "/assets/js/app.js")
+	if string(body) != plain.Body.String() {
+		t.Errorf("gzip body differs from plain body")
+	}
+	if plain.Header().Get("Content-Encoding") != "" {
+		t.Errorf("compressed without Accept-Encoding")
+	}
+}
+
+var (
+	refRe    = regexp.MustCompile(`(?:href|src)="([^"]+)"`)
+	importRe = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^'"\n]*?(?:from\s*)?['"](\.{1,2}/[^'"]+)['"]`)
+	inlineRe = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|\son[a-z]+\s*=|style="`)
+)
+
+// firstLoad walks what a browser fetches for the first page: index.html, the
+// files it names and, recursively, the modules they import. It fails when a
+// reference points at no embedded asset.
+func firstLoad(t *testing.T, h http.Handler) map[string]*httptest.ResponseRecorder {
+	t.Helper()
+	seen := map[string]*httptest.ResponseRecorder{}
+	queue := []string{"/"}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if _, ok := seen[p]; ok {
+			continue
+		}
+		rec := get(t, h, p)
+		if rec.Code != 200 {
+			t.Errorf("%s is referenced but answers %d", p, rec.Code)
+			continue
+		}
+		seen[p] = get(t, h, p, "Accept-Encoding", "gzip")
+		body := rec.Body.String()
+		switch {
+		case p == "/":
+			if inlineRe.MatchString(body) {
+				t.Errorf("index.html has inline script, handlers or styles")
+			}
+			for _, m := range refRe.FindAllStringSubmatch(body, -1) {
+				if strings.HasPrefix(m[1], "/") {
+					queue = append(queue, m[1])
+				} else if !strings.HasPrefix(m[1], "#") {
+					t.Errorf("index.html references %q: want an absolute local path", m[1])
+				}
+			}
+		case strings.HasSuffix(p, ".js"):
+			for _, m := range importRe.FindAllStringSubmatch(body, -1) {
+				queue = append(queue, path.Join(path.Dir(p), m[1]))
+			}
+		}
+	}
+	return seen
+}
+
+func TestIndexReferencesExistingAssetsAndPageWeight(t *testing.T) {
+	h := Handler()
+	loaded := firstLoad(t, h)
+	if _, ok := loaded["/assets/js/app.js"]; !ok {
+		t.Fatalf("app.js is not loaded by index.html")
+	}
+	transfer, raw := 0, 0
+	for p, rec := range loaded {
+		transfer += rec.Body.Len()
+		raw += len(get(t, h, p).Body.Bytes())
+	}
+	t.Logf("first load: %d files, %d bytes raw, %d bytes transferred (gzip)", len(loaded), raw, transfer)
+	if transfer >= 200_000 {
+		t.Errorf("first page load transfers %d bytes, want < 200 KB", transfer)
+	}
+	if raw >= 200_000 {
+		t.Errorf("first page load is %d bytes uncompressed, want < 200 KB even without gzip", raw)
+	}
+	// Every embedded script is reachable (no dead files shipped by mistake).
+	hh := h.(*handler)
+	for p := range hh.assets {
+		if strings.HasSuffix(p, ".js") {
+			if _, ok := loaded[p]; !ok {
+				t.Errorf("%s is embedded but never loaded", p)
+			}
+		}
+	}
+}
+
+func TestNoInnerHTMLInScripts(t *testing.T) {
+	hh := Handler().(*handler)
+	bad := regexp.MustCompile(`\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\(`)
+	for p, a := range hh.assets {
+		if strings.HasSuffix(p, ".js") && bad.Match(a.body) {
+			t.Errorf("%s writes HTML from strings; use textContent", p)
+		}
+	}
+}
