@@ -1,0 +1,77 @@
+package orbito
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// checkGolden compares got with testdata/name, or rewrites the file with
+// -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// TestGoldenSeedBoard prints the seed's TAD position and the board after
+// one rotation as tabuleiro_para_str does.
+func TestGoldenSeedBoard(t *testing.T) {
+	s := newFromSetup(t, "2", seedBlack, seedWhite, "black")
+	var b strings.Builder
+	b.WriteString(s.String())
+	s.cells = s.cells.rotate(s.geo)
+	b.WriteString(s.String())
+	checkGolden(t, "seed_board.golden", b.String())
+}
+
+// TestGoldenTranscripts prints every board of the seed's three games in the
+// seed's format, each bot answer asked from the bot.
+func TestGoldenTranscripts(t *testing.T) {
+	for i, tr := range transcripts {
+		t.Run(tr.name, func(t *testing.T) {
+			es, err := Game().New("2", nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := es.(*state)
+			var b strings.Builder
+			b.WriteString(s.String())
+			for _, tn := range tr.turns {
+				seat, _ := s.Turn()
+				move := tn.move
+				who := "player"
+				if tn.bot {
+					who = "bot " + tr.level
+					bot, _ := Game().Bot(tr.level)
+					if move, err = bot(s.Clone(), seat, nil, noDeadline); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := s.Apply(seat, move); err != nil {
+					t.Fatalf("Apply(%d, %s): %v", seat, move, err)
+				}
+				fmt.Fprintf(&b, "%s %c (%s): %s\n%s", stoneOfSeat(seat).name(), stoneOfSeat(seat).char(), who, move, s)
+			}
+			fmt.Fprintf(&b, "outcome: %+v\n", s.Outcome())
+			checkGolden(t, fmt.Sprintf("exemplo%d.golden", i+1), b.String())
+		})
+	}
+}
