@@ -88,7 +88,7 @@ export function create(ctx) {
   document.addEventListener('keydown', onKey);
 
   const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'Moves' },
-    ...['N', 'W', 'S', 'E'].map((d) => h('button', { type: 'button', class: `pad-${d}`, 'aria-label': `Slide ${DIRS[d]}`, onclick: () => try_(seat, d) }, { N: '↑', S: '↓', E: '→', W: '←' }[d])));
+    ...['N', 'W', 'S', 'E'].map((d) => h('button', { type: 'button', class: `pad-${d}`, dataset: { dir: d }, 'aria-label': `Slide ${DIRS[d]}`, onclick: () => try_(seat, d) }, { N: '↑', S: '↓', E: '→', W: '←' }[d])));
 
   function draw(v, b, anim) {
     const old = v.board;
@@ -145,6 +145,7 @@ export function create(ctx) {
       draw(v, b, moved);
     });
     pad.hidden = seat == null || !interactive;
+    for (const b of pad.children) b.setAttribute('aria-disabled', legal.includes(b.dataset.dir) ? 'false' : 'true');
     if (!pad.isConnected) root.append(pad);
     root.classList.toggle('race', boards.length > 1);
   }
