@@ -93,7 +93,7 @@ func (s *state) Legal(seat int) []string {
 	if s.outcome.Over || seat != s.toMove.seat() {
 		return nil
 	}
-	var out []string
+	out := make([]string, 0, s.cells.count(empty))
 	for _, sq := range s.geo.reading {
 		if s.cells[sq] == empty {
 			out = append(out, s.geo.names[sq])
