@@ -23,11 +23,12 @@ const MaxBitboardTile = 1 << 15
 
 // rowTables holds, for every 16-bit row, the row after a move towards the
 // lowest nibble (left, W) and towards the highest (right, E), the points the
-// move scores, and the row's share of Bitboard.Evaluate.
+// move scores, and the row's share of Bitboard.Evaluate (rounded to an
+// integer, so that sums of evaluations are exact and ties are real ties).
 type rowTables struct {
 	left, right           [1 << 16]uint16
 	leftScore, rightScore [1 << 16]uint32
-	heuristic             [1 << 16]float32
+	heuristic             [1 << 16]int32
 }
 
 // tables is computed once at start-up and only read afterwards.
@@ -54,7 +55,7 @@ func buildRowTables() *rowTables {
 		moved, score := slideExponents(cells)
 		t.left[row] = packRow(moved)
 		t.leftScore[row] = score
-		t.heuristic[row] = float32(rowHeuristic(cells))
+		t.heuristic[row] = int32(math.Round(rowHeuristic(cells)))
 	}
 	for row := range 1 << 16 {
 		rev := reverseRow(uint16(row))
@@ -250,15 +251,16 @@ func (b Bitboard) EmptyCells() int {
 }
 
 // Evaluate is a heuristic value of the position for search (higher is
-// better): per row and per column, a bonus for empty cells and equal
-// neighbours, a penalty for rows and columns that are not monotone and for
-// large tiles left unmerged.
-func (b Bitboard) Evaluate() float64 {
+// better), in integer points: per row and per column, a bonus for empty
+// cells and equal neighbours, a penalty for rows and columns that are not
+// monotone and for large tiles left unmerged. Its magnitude stays below
+// 10^8.
+func (b Bitboard) Evaluate() int64 {
 	t := b.Transpose()
-	var sum float32
+	var sum int64
 	for r := range Size {
-		sum += tables.heuristic[uint16(b>>(16*r))]
-		sum += tables.heuristic[uint16(t>>(16*r))]
+		sum += int64(tables.heuristic[uint16(b>>(16*r))])
+		sum += int64(tables.heuristic[uint16(t>>(16*r))])
 	}
-	return float64(sum)
+	return sum
 }

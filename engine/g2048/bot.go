@@ -3,7 +3,6 @@ package g2048
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
@@ -13,21 +12,29 @@ import (
 // LevelGuloso is the bot level id of the greedy expectimax bot.
 const LevelGuloso = "guloso"
 
-// The chances of the spawned tile, as the seed gives them.
+// The chances of the spawned tile, as the seed gives them (0.8 and 0.2), as
+// integer weights out of spawnWeights so that the search is exact.
 const (
-	probTwo  = 0.8
-	probFour = 0.2
+	weightTwo    = 4
+	weightFour   = 1
+	spawnWeights = weightTwo + weightFour
 )
 
+// lostValue is the value of a board that no move changes, far below any
+// Evaluate.
+const lostValue int64 = -1e12
+
 // guloso is the bot of level "guloso". The seed defines no bot; this one
-// looks two moves ahead with the random tile in between (expectimax):
-// for each move it can play, in the order N, S, E, W, it averages over
-// every empty cell and both tiles (2 with 0.8, 4 with 0.2) the best
-// Bitboard.Evaluate reachable with one more move, and plays the move with
-// the highest average, the first in that order on ties. A position where
-// the second move is impossible is worth lostValue. It does not use rng, and its
-// work is bounded (at most 4 x 15 x 2 x 4 evaluations) so it answers in
-// microseconds, long before any deadline; it reads no clock.
+// looks two moves ahead with the random tile in between (expectimax). For
+// each direction that changes the board, in the order N, S, E, W, it takes
+// the expected value of the tile that follows: over every empty cell
+// (equally likely) and both tiles (2 with 0.8, 4 with 0.2), the best
+// Bitboard.Evaluate reachable with one more move (lostValue when none). It
+// plays the direction with the highest expected value, the first in that
+// order on exact ties (the arithmetic is in integers, so symmetric
+// positions tie exactly). It does not use rng. Its work is bounded (at most
+// 4 x 15 x 2 x 4 evaluations, microseconds), so it answers long before any
+// deadline without reading the clock.
 func guloso(s engine.State, seat int, _ *rand.Rand, _ time.Time) (string, error) {
 	st, ok := s.(*state)
 	if !ok {
@@ -38,14 +45,17 @@ func guloso(s engine.State, seat int, _ *rand.Rand, _ time.Time) (string, error)
 		return "", errors.New("2048 bot: seat has no legal move")
 	}
 	b := bitboardOf(&st.boards[seat].grid)
-	best, bestValue := "", math.Inf(-1)
+	best := ""
+	var bestTotal, bestCells int64
 	for _, d := range Directions {
 		next, _ := b.Move(d)
 		if next == b {
 			continue
 		}
-		if v := expectAfterSpawn(next); v > bestValue {
-			best, bestValue = d.String(), v
+		total, cells := expectAfterSpawn(next)
+		// total/cells > bestTotal/bestCells, with cells > 0.
+		if best == "" || total*bestCells > bestTotal*cells {
+			best, bestTotal, bestCells = d.String(), total, cells
 		}
 	}
 	for _, m := range legal {
@@ -58,34 +68,31 @@ func guloso(s engine.State, seat int, _ *rand.Rand, _ time.Time) (string, error)
 	return legal[0], nil
 }
 
-// expectAfterSpawn is the chance node: the value of b averaged over every
-// empty cell and both tiles.
-func expectAfterSpawn(b Bitboard) float64 {
-	var total float64
-	cells := 0
+// expectAfterSpawn is the chance node after a move: it returns the sum over
+// every empty cell of weightTwo x the value with a 2 there plus weightFour
+// x the value with a 4, and the number of empty cells; the expected value is
+// total / (cells x spawnWeights).
+func expectAfterSpawn(b Bitboard) (total, cells int64) {
 	for r := range Size {
 		for c := range Size {
 			if b.Exponent(r, c) != 0 {
 				continue
 			}
 			cells++
-			total += probTwo*bestEvaluation(b.WithExponent(r, c, 1)) +
-				probFour*bestEvaluation(b.WithExponent(r, c, 2))
+			total += weightTwo*bestEvaluation(b.WithExponent(r, c, 1)) +
+				weightFour*bestEvaluation(b.WithExponent(r, c, 2))
 		}
 	}
 	if cells == 0 {
-		return bestEvaluation(b)
+		// A move always frees a cell; kept for a board given from outside.
+		return spawnWeights * bestEvaluation(b), 1
 	}
-	return total / float64(cells)
+	return total, cells
 }
-
-// lostValue is the value of a board no move changes, far below any
-// Evaluate.
-const lostValue = -1e12
 
 // bestEvaluation is the max node at the horizon: the best Evaluate after
 // one move, or lostValue when no move changes b (the game would be over).
-func bestEvaluation(b Bitboard) float64 {
+func bestEvaluation(b Bitboard) int64 {
 	best := lostValue
 	for _, d := range Directions {
 		if next, _ := b.Move(d); next != b {

@@ -15,12 +15,14 @@ package g2048
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/tabuleiro/tabuleiro/engine"
 )
@@ -336,24 +338,45 @@ type boardSnapshot struct {
 	RNG   []byte    `json:"rng"`
 }
 
+// MarshalJSON encodes the complete state as snapshotJSON. It writes the
+// bytes by hand (rooms save a snapshot after every move); they are the
+// bytes json.Marshal gives for the same snapshotJSON, which a test checks.
 func (s *state) MarshalJSON() ([]byte, error) {
-	snap := snapshotJSON{Variant: s.variant, Boards: make([]boardSnapshot, len(s.boards))}
+	out := make([]byte, 0, 160*len(s.boards))
+	out = append(out, `{"variant":`...)
+	out = strconv.AppendQuote(out, s.variant)
+	out = append(out, `,"boards":[`...)
 	for i := range s.boards {
 		b := &s.boards[i]
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `{"board":[`...)
+		for r := range Size {
+			if r > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, '[')
+			for c := range Size {
+				if c > 0 {
+					out = append(out, ',')
+				}
+				out = strconv.AppendInt(out, int64(b.grid.cells[r][c]), 10)
+			}
+			out = append(out, ']')
+		}
+		out = append(out, `],"score":`...)
+		out = strconv.AppendInt(out, int64(b.grid.score), 10)
 		rngState, err := b.rng.MarshalBinary()
 		if err != nil {
 			return nil, fmt.Errorf("2048 snapshot: board %d generator: %w", i, err)
 		}
-		rows := make([][]int64, Size)
-		for r := range Size {
-			rows[r] = make([]int64, Size)
-			for c := range Size {
-				rows[r][c] = int64(b.grid.cells[r][c])
-			}
-		}
-		snap.Boards[i] = boardSnapshot{Board: rows, Score: int64(b.grid.score), RNG: rngState}
+		out = append(out, `,"rng":"`...)
+		out = base64.StdEncoding.AppendEncode(out, rngState)
+		out = append(out, `"}`...)
 	}
-	return json.Marshal(snap)
+	out = append(out, "]}"...)
+	return out, nil
 }
 
 // Restore rebuilds a game from State.MarshalJSON, validating everything: a

@@ -579,3 +579,42 @@ func TestCloneIsIndependent(t *testing.T) {
 		t.Errorf("clone and original differ after the same moves")
 	}
 }
+
+// TestMarshalMatchesEncodingJSON: the hand-written snapshot bytes are the
+// bytes encoding/json gives for the same snapshotJSON.
+func TestMarshalMatchesEncodingJSON(t *testing.T) {
+	for seed := range uint64(20) {
+		s := newState(t, VariantRace, "", seed)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		for ply := range 50 {
+			seat := rng.IntN(2)
+			if legal := s.Legal(seat); len(legal) > 0 {
+				if err := s.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var want snapshotJSON
+			want.Variant = s.variant
+			for i := range s.boards {
+				b := &s.boards[i]
+				rngState, _ := b.rng.MarshalBinary()
+				var rows [][]int64
+				for r := range Size {
+					var row []int64
+					for c := range Size {
+						row = append(row, int64(b.grid.cells[r][c]))
+					}
+					rows = append(rows, row)
+				}
+				want.Boards = append(want.Boards, boardSnapshot{Board: rows, Score: int64(b.grid.score), RNG: rngState})
+			}
+			wantBytes, err := json.Marshal(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := snapshot(t, s); !bytes.Equal(got, wantBytes) {
+				t.Fatalf("seed %d ply %d: MarshalJSON\n got %s\nwant %s", seed, ply, got, wantBytes)
+			}
+		}
+	}
+}

@@ -212,10 +212,26 @@ func slideLine(vals [Size]int) (out [Size]int, gained int) {
 	return out, gained
 }
 
-// canMove reports whether reducing in direction d would change the board.
+// canMove reports whether reducing in direction d would change the board:
+// some line has an empty cell on the wall side of a tile, or two equal
+// tiles with only empty cells between them.
 func (g *grid) canMove(d Direction) bool {
-	h := *g
-	return h.reduce(d)
+	for i := range Size {
+		prev := 0 // the last tile seen from the wall, 0 before the first
+		gap := false
+		for _, rc := range line(d, i) {
+			v := g.cells[rc[0]][rc[1]]
+			switch {
+			case v == 0:
+				gap = true
+			case gap || v == prev:
+				return true
+			default:
+				prev = v
+			}
+		}
+	}
+	return false
 }
 
 // finished reports whether the board is full and no move changes it

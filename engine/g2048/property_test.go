@@ -10,7 +10,7 @@ import (
 
 // probes are moves enginetest tries at every ply: malformed ones, and the
 // four directions (refused when they change nothing).
-var probes = []string{"", "n", "s", "NN", "X", "north", "N ", "0", "N", "S", "E", "W"}
+var probes = []string{"", "n", "NN", "N ", "N", "S", "E", "W"}
 
 // tileSum is the sum of the tiles of g.
 func tileSum(g *grid) int {
