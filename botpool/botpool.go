@@ -1,0 +1,232 @@
+// Package botpool runs bot turns off the room goroutines: a fixed number of
+// workers take jobs from a bounded queue, each job with its own copy of the
+// state, its own random source and a deadline. A bot that fails or overruns
+// its deadline is replaced by a random legal move, so a game never stalls.
+package botpool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/metrics"
+)
+
+// ErrClosed is returned when the pool is closed.
+var ErrClosed = errors.New("bot pool closed")
+
+// ErrBusy is returned by TrySubmit when the queue is full.
+var ErrBusy = errors.New("bot pool busy")
+
+// Job is one bot turn.
+type Job struct {
+	Game  string
+	Level string
+	Bot   engine.Bot
+	// State is the bot's own copy (a Clone); the bot may change it.
+	State engine.State
+	Seat  int
+	// Seed seeds the bot's random source.
+	Seed uint64
+	// Timeout bounds the bot's thinking; 0 uses the pool's default.
+	Timeout time.Duration
+	// Done receives the result, on a worker goroutine. It must not block.
+	Done func(Result)
+}
+
+// Result is a bot's answer.
+type Result struct {
+	Move string
+	// Err is set when there was no move at all (no legal move).
+	Err error
+	// Fallback is true when the move is a random legal move because the
+	// bot failed or ran out of time.
+	Fallback bool
+	Took     time.Duration
+}
+
+// Pool is a bounded worker pool for bot turns.
+type Pool struct {
+	jobs    chan Job
+	quit    chan struct{}
+	wg      sync.WaitGroup
+	timeout time.Duration
+	log     *zap.Logger
+	m       *metrics.Metrics
+	once    sync.Once
+}
+
+// New starts workers goroutines with a queue of queue jobs. timeout is the
+// default deadline of a bot turn.
+func New(workers, queue int, timeout time.Duration, log *zap.Logger, m *metrics.Metrics) *Pool {
+	if workers < 1 {
+		workers = 1
+	}
+	if queue < 1 {
+		queue = 1
+	}
+	if timeout <= 0 {
+		timeout = 2 * time.Second
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	p := &Pool{jobs: make(chan Job, queue), quit: make(chan struct{}), timeout: timeout, log: log, m: m}
+	p.wg.Add(workers)
+	for range workers {
+		go p.worker()
+	}
+	return p
+}
+
+// TrySubmit queues a job without waiting; ErrBusy when the queue is full.
+func (p *Pool) TrySubmit(j Job) error {
+	select {
+	case <-p.quit:
+		return ErrClosed
+	default:
+	}
+	select {
+	case p.jobs <- j:
+		p.gauge(1)
+		return nil
+	case <-p.quit:
+		return ErrClosed
+	default:
+		return ErrBusy
+	}
+}
+
+// Submit queues a job, waiting for room in the queue until ctx ends.
+func (p *Pool) Submit(ctx context.Context, j Job) error {
+	select {
+	case p.jobs <- j:
+		p.gauge(1)
+		return nil
+	case <-p.quit:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Move runs one bot turn through the pool and waits for its answer (the
+// stateless bot endpoint).
+func (p *Pool) Move(ctx context.Context, j Job) (Result, error) {
+	ch := make(chan Result, 1)
+	j.Done = func(r Result) { ch <- r }
+	if err := p.Submit(ctx, j); err != nil {
+		return Result{}, err
+	}
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-p.quit:
+		return Result{}, ErrClosed
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+}
+
+// Close stops the workers and waits for them. Queued jobs are dropped.
+func (p *Pool) Close() {
+	p.once.Do(func() { close(p.quit) })
+	p.wg.Wait()
+}
+
+func (p *Pool) gauge(d float64) {
+	if p.m != nil {
+		p.m.BotQueue.Add(d)
+	}
+}
+
+func (p *Pool) worker() {
+	defer p.wg.Done()
+	for {
+		select {
+		case <-p.quit:
+			return
+		case j := <-p.jobs:
+			p.gauge(-1)
+			p.run(j)
+		}
+	}
+}
+
+type answer struct {
+	move string
+	err  error
+}
+
+// run plays one job. The bot runs on its own goroutine so that the answer
+// can be given at the deadline, but the worker waits for the bot to return
+// before taking the next job: the pool never runs more bots than workers.
+func (p *Pool) run(j Job) {
+	timeout := j.Timeout
+	if timeout <= 0 {
+		timeout = p.timeout
+	}
+	start := time.Now()
+	deadline := start.Add(timeout)
+	rng := rand.New(rand.NewPCG(j.Seed, j.Seed^0x9e3779b97f4a7c15))
+	legal := j.State.Legal(j.Seat)
+	ch := make(chan answer, 1)
+	go func() {
+		var a answer
+		defer func() {
+			if r := recover(); r != nil {
+				a = answer{err: fmt.Errorf("bot panic: %v", r)}
+			}
+			ch <- a
+		}()
+		a.move, a.err = j.Bot(j.State, j.Seat, rng, deadline)
+	}()
+	grace := timeout / 4
+	if grace < 50*time.Millisecond {
+		grace = 50 * time.Millisecond
+	}
+	timer := time.NewTimer(timeout + grace)
+	defer timer.Stop()
+	var res Result
+	select {
+	case a := <-ch:
+		res = Result{Move: a.move, Err: a.err}
+		if a.err == nil && a.move == "" {
+			res.Err = errors.New("bot gave no move")
+		}
+		if res.Err != nil {
+			p.log.Warn("bot failed", zap.String("game", j.Game), zap.String("level", j.Level), zap.Error(res.Err))
+			res = fallback(legal, rng)
+		}
+	case <-timer.C:
+		p.log.Warn("bot timed out", zap.String("game", j.Game), zap.String("level", j.Level), zap.Duration("timeout", timeout))
+		res = fallback(legal, rng)
+		defer func() { <-ch }()
+	case <-p.quit:
+		<-ch
+		return
+	}
+	res.Took = time.Since(start)
+	if p.m != nil {
+		p.m.BotThink.WithLabelValues(j.Game, j.Level).Observe(res.Took.Seconds())
+		if res.Fallback {
+			p.m.BotFallback.WithLabelValues(j.Game, j.Level).Inc()
+		}
+	}
+	if j.Done != nil {
+		j.Done(res)
+	}
+}
+
+func fallback(legal []string, rng *rand.Rand) Result {
+	if len(legal) == 0 {
+		return Result{Err: errors.New("no legal move"), Fallback: true}
+	}
+	return Result{Move: legal[rng.IntN(len(legal))], Fallback: true}
+}

@@ -1,0 +1,146 @@
+// Command lobby runs the Tabuleiro service: the web client, the WebSocket
+// endpoint, the HTTP API and the metrics on one address.
+//
+// Configuration comes from flags, each with an environment variable
+// (docs/configuration.md). SIGTERM or SIGINT stops it gracefully.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
+	"github.com/tabuleiro/tabuleiro/web"
+)
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if v, ok := os.LookupEnv(name); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
+		}
+		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a number\n", name, v)
+		os.Exit(2)
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if v, ok := os.LookupEnv(name); ok {
+		if d, err := time.ParseDuration(v); err == nil {
+			return d
+		}
+		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a duration\n", name, v)
+		os.Exit(2)
+	}
+	return def
+}
+
+func main() {
+	addr := flag.String("addr", env("TABULEIRO_ADDR", "127.0.0.1:8080"), "listen address (env TABULEIRO_ADDR)")
+	redisURL := flag.String("redis", env("TABULEIRO_REDIS", ""), "Redis URL, e.g. redis://127.0.0.1:6379/0; empty keeps everything in memory (env TABULEIRO_REDIS)")
+	prefix := flag.String("prefix", env("TABULEIRO_PREFIX", "tabuleiro:"), "Redis key prefix (env TABULEIRO_PREFIX)")
+	logLevel := flag.String("log-level", env("TABULEIRO_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env TABULEIRO_LOG_LEVEL)")
+	origins := flag.String("origins", env("TABULEIRO_ORIGINS", ""), "comma-separated Origins allowed for /ws besides the same origin; * allows any (env TABULEIRO_ORIGINS)")
+	bots := flag.Int("bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
+	botTimeout := flag.Duration("bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
+	watchDelay := flag.Duration("watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
+	flag.Parse()
+
+	var level zapcore.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
+		os.Exit(2)
+	}
+	zc := zap.NewProductionConfig()
+	zc.Level = zap.NewAtomicLevelAt(level)
+	log, err := zc.Build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lobby:", err)
+		os.Exit(1)
+	}
+	defer func() { _ = log.Sync() }()
+	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay); err != nil {
+		log.Error("lobby stopped", zap.Error(err))
+		os.Exit(1)
+	}
+}
+
+func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay time.Duration) error {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+
+	st, err := openStore(ctx, redisURL, prefix)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	var allowed []string
+	for _, o := range strings.Split(origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			allowed = append(allowed, o)
+		}
+	}
+	srv, err := server.New(server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
+		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Root: web.Handler()})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	log.Info("lobby listening", zap.String("addr", ln.Addr().String()), zap.Bool("redis", redisURL != ""),
+		zap.Int("bots", bots), zap.Strings("origins", allowed))
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	// Stop accepting; hijacked WebSocket connections are the server's to close.
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("http shutdown", zap.Error(err))
+	}
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("service shutdown", zap.Error(err))
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func openStore(ctx context.Context, redisURL, prefix string) (store.Store, error) {
+	if redisURL == "" {
+		return memstore.New(), nil
+	}
+	return openRedis(ctx, redisURL, prefix)
+}

@@ -1,0 +1,215 @@
+package hub
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/rooms"
+)
+
+// conn is one WebSocket connection: a reader goroutine (this conn's
+// serve) and a writer goroutine fed by a bounded queue.
+type conn struct {
+	h      *Hub
+	ws     *websocket.Conn
+	id     uint64
+	remote string
+	start  time.Time
+	send   chan *protocol.Frame
+	quit   chan struct{}
+
+	// playerID and name are set once by hello, before the connection
+	// talks to any room (the channel send to the room orders it).
+	playerID string
+	name     string
+
+	mu          sync.Mutex
+	closed      bool
+	closeCode   int
+	closeReason string
+	rooms       map[string]*rooms.Room
+
+	// reader-goroutine state
+	tokens     float64
+	last       time.Time
+	violations int
+}
+
+func (c *conn) ConnID() uint64     { return c.id }
+func (c *conn) PlayerID() string   { return c.playerID }
+func (c *conn) PlayerName() string { return c.name }
+
+// Send queues f; a full queue drops the connection (never waits).
+func (c *conn) Send(f *protocol.Frame) bool {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return false
+	}
+	select {
+	case c.send <- f:
+		c.mu.Unlock()
+		return true
+	default:
+	}
+	c.mu.Unlock()
+	if c.h.cfg.Metrics != nil {
+		c.h.cfg.Metrics.Dropped.Inc()
+	}
+	c.kill(protocol.CloseTryLater, "too slow: outgoing queue full")
+	return false
+}
+
+func (c *conn) Joined(r *rooms.Room) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.rooms[r.ID()] = r
+	return true
+}
+
+func (c *conn) Left(r *rooms.Room) {
+	c.mu.Lock()
+	if c.rooms[r.ID()] == r {
+		delete(c.rooms, r.ID())
+	}
+	c.mu.Unlock()
+}
+
+// kill closes the connection with a close code: the writer sends the close
+// frame and closes the socket.
+func (c *conn) kill(code int, reason string) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	c.closeCode, c.closeReason = code, reason
+	close(c.quit)
+	c.mu.Unlock()
+}
+
+func (c *conn) writer() {
+	defer c.h.wg.Done()
+	defer c.ws.Close()
+	ping := time.NewTicker(c.h.cfg.PingPeriod)
+	defer ping.Stop()
+	for {
+		select {
+		case f := <-c.send:
+			_ = c.ws.SetWriteDeadline(time.Now().Add(c.h.cfg.WriteWait))
+			if err := c.ws.WritePreparedMessage(f.Prepared()); err != nil {
+				c.kill(websocket.CloseAbnormalClosure, "write failed")
+				return
+			}
+		case <-ping.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.h.cfg.WriteWait)); err != nil {
+				c.kill(websocket.CloseAbnormalClosure, "ping failed")
+				return
+			}
+		case <-c.quit:
+			c.mu.Lock()
+			code, reason := c.closeCode, c.closeReason
+			c.mu.Unlock()
+			if code != websocket.CloseAbnormalClosure {
+				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
+					time.Now().Add(c.h.cfg.WriteWait))
+			}
+			return
+		}
+	}
+}
+
+// allow is the per-connection token bucket.
+func (c *conn) allow(now time.Time) bool {
+	if c.last.IsZero() {
+		c.tokens, c.last = float64(c.h.cfg.Burst), now
+	}
+	c.tokens += now.Sub(c.last).Seconds() * c.h.cfg.Rate
+	c.last = now
+	if c.tokens > float64(c.h.cfg.Burst) {
+		c.tokens = float64(c.h.cfg.Burst)
+	}
+	if c.tokens < 1 {
+		return false
+	}
+	c.tokens--
+	return true
+}
+
+func (c *conn) reader() {
+	h := c.h
+	defer c.cleanup()
+	c.ws.SetReadLimit(h.cfg.ReadLimit)
+	_ = c.ws.SetReadDeadline(time.Now().Add(h.cfg.PongWait))
+	c.ws.SetPongHandler(func(string) error {
+		return c.ws.SetReadDeadline(time.Now().Add(h.cfg.PongWait))
+	})
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			switch {
+			case err == websocket.ErrReadLimit:
+				h.countErr(protocol.CodeTooLarge)
+				c.kill(protocol.CloseTooLarge, "frame too large")
+			case websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway):
+				c.kill(websocket.CloseNormalClosure, "")
+			default:
+				c.kill(websocket.CloseAbnormalClosure, "")
+			}
+			return
+		}
+		_ = c.ws.SetReadDeadline(time.Now().Add(h.cfg.PongWait))
+		if !c.allow(time.Now()) {
+			c.violations++
+			if c.violations > h.cfg.MaxViolations {
+				h.log.Info("flooding client dropped", zap.Uint64("conn", c.id), zap.String("player", c.playerID))
+				c.kill(protocol.ClosePolicy, "too many messages")
+				return
+			}
+			c.errorTo(nil, "", protocol.Errorf(protocol.CodeRateLimited, "slow down: at most %g messages a second", h.cfg.Rate))
+			continue
+		}
+		h.dispatch(c, data)
+	}
+}
+
+func (c *conn) errorTo(id json.RawMessage, room string, e *protocol.Error) {
+	c.h.countErr(e.Code)
+	c.Send(protocol.ErrorFrame(id, room, e))
+}
+
+func (c *conn) cleanup() {
+	h := c.h
+	c.mu.Lock()
+	c.closed = true
+	if c.closeCode == 0 {
+		c.closeCode = websocket.CloseAbnormalClosure
+		close(c.quit)
+	}
+	code, reason := c.closeCode, c.closeReason
+	rs := make([]*rooms.Room, 0, len(c.rooms))
+	for _, r := range c.rooms {
+		rs = append(rs, r)
+	}
+	c.mu.Unlock()
+	for _, r := range rs {
+		r.Gone(c)
+	}
+	h.forget(c)
+	if h.cfg.Metrics != nil {
+		h.cfg.Metrics.Connections.Dec()
+	}
+	h.log.Info("connection closed", zap.Uint64("conn", c.id), zap.String("player", c.playerID),
+		zap.String("remote", c.remote), zap.Duration("duration", time.Since(c.start)),
+		zap.Int("code", code), zap.String("reason", reason))
+	h.wg.Done()
+}

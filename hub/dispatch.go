@@ -1,0 +1,366 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+	"unicode/utf8"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/rooms"
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+const storeTimeout = 5 * time.Second
+
+func missing(fields ...string) *protocol.Error {
+	return protocol.Errorf(protocol.CodeBadRequest, "missing field %q", fields[0])
+}
+
+// dispatch handles one client message on the connection's reader goroutine.
+func (h *Hub) dispatch(c *conn, data []byte) {
+	var m protocol.ClientMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&m); err != nil || dec.More() {
+		c.errorTo(nil, "", protocol.Errorf(protocol.CodeBadRequest, "malformed JSON message"))
+		return
+	}
+	if m.Type == "" {
+		c.errorTo(m.ID, "", missing("type"))
+		return
+	}
+	if m.Type != protocol.TypeHello && c.playerID == "" {
+		if isKnownType(m.Type) {
+			c.errorTo(m.ID, m.Room, protocol.Errorf(protocol.CodeBadRequest, "say hello first"))
+		} else {
+			c.errorTo(m.ID, "", protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type))
+		}
+		return
+	}
+	var perr *protocol.Error
+	switch m.Type {
+	case protocol.TypeHello:
+		perr = h.hello(c, &m)
+	case protocol.TypeLobbyWatch:
+		h.mu.Lock()
+		h.watchers[c] = struct{}{}
+		h.mu.Unlock()
+		c.Send(protocol.MustEncode(h.lobby(m.ID)))
+	case protocol.TypeLobbyUnwatch:
+		h.mu.Lock()
+		delete(h.watchers, c)
+		h.mu.Unlock()
+	case protocol.TypeMatchFind:
+		perr = h.matchFind(c, &m)
+	case protocol.TypeMatchCancel:
+		h.mu.Lock()
+		queued := h.unqueueLocked(c)
+		h.mu.Unlock()
+		if queued {
+			h.LobbyChanged()
+		}
+		c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID, Queued: false}))
+	case protocol.TypeRoomCreate:
+		perr = h.create(c, &m)
+	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomResign, protocol.TypeRoomLeave,
+		protocol.TypeRoomChat, protocol.TypeRoomRematch:
+		perr = h.roomMessage(c, &m)
+	case protocol.TypeRoomClaim:
+		perr = protocol.Errorf(protocol.CodeBadRequest, "room.claim is not available yet")
+	default:
+		perr = protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type)
+	}
+	if perr != nil {
+		c.errorTo(m.ID, m.Room, perr)
+	}
+}
+
+func isKnownType(t string) bool {
+	switch t {
+	case protocol.TypeHello, protocol.TypeLobbyWatch, protocol.TypeLobbyUnwatch, protocol.TypeMatchFind,
+		protocol.TypeMatchCancel, protocol.TypeRoomCreate, protocol.TypeRoomJoin, protocol.TypeRoomMove,
+		protocol.TypeRoomResign, protocol.TypeRoomLeave, protocol.TypeRoomChat, protocol.TypeRoomRematch,
+		protocol.TypeRoomClaim:
+		return true
+	}
+	return false
+}
+
+// CleanName strips control characters and limits a name to NameLimit runes.
+func CleanName(s string) string {
+	s = rooms.CleanText(s)
+	if utf8.RuneCountInString(s) > NameLimit {
+		s = string([]rune(s)[:NameLimit])
+	}
+	return s
+}
+
+func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
+	if c.playerID != "" {
+		return protocol.Errorf(protocol.CodeBadRequest, "hello was already said")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	name := CleanName(m.Name)
+	var p store.Player
+	token := m.Token
+	found := false
+	if token != "" {
+		var err error
+		p, err = h.cfg.Store.PlayerByToken(ctx, HashToken(token))
+		switch {
+		case err == nil:
+			found = true
+			if name != "" && name != p.Name {
+				p.Name = name
+				if err := h.cfg.Store.SavePlayer(ctx, p); err != nil {
+					h.log.Warn("save player", zap.Error(err))
+				}
+			}
+		case errors.Is(err, store.ErrNotFound):
+		default:
+			h.log.Error("player lookup failed", zap.Error(err))
+			return protocol.Errorf(protocol.CodeInternal, "could not look up the player, try again")
+		}
+	}
+	if !found {
+		var hash string
+		token, hash = NewToken()
+		if name == "" {
+			name = fmt.Sprintf("guest-%04d", rand.IntN(10000))
+		}
+		p = store.Player{ID: "p" + rooms.NewID(), Name: name, TokenHash: hash}
+		if err := h.cfg.Store.SavePlayer(ctx, p); err != nil {
+			h.log.Error("save player failed", zap.Error(err))
+			return protocol.Errorf(protocol.CodeInternal, "could not save the player, try again")
+		}
+	}
+	c.playerID, c.name = p.ID, p.Name
+	roomIDs, err := h.cfg.Store.PlayerRooms(ctx, p.ID)
+	if err != nil {
+		h.log.Warn("player rooms", zap.Error(err))
+	}
+	if roomIDs == nil {
+		roomIDs = []string{}
+	}
+	h.mu.Lock()
+	set := h.byPlayer[p.ID]
+	if set == nil {
+		set = map[*conn]struct{}{}
+		h.byPlayer[p.ID] = set
+	}
+	set[c] = struct{}{}
+	h.mu.Unlock()
+	h.log.Info("hello", zap.Uint64("conn", c.id), zap.String("player", p.ID), zap.Bool("resumed", found))
+	c.Send(protocol.MustEncode(protocol.Welcome{Type: protocol.TypeWelcome, ID: m.ID,
+		Player: protocol.PlayerInfo{ID: p.ID, Name: p.Name}, Token: token, Rooms: roomIDs}))
+	if found {
+		// Seated again: the connection joins its unfinished rooms.
+		for _, id := range roomIDs {
+			if r, ok := h.cfg.Rooms.Get(ctx, id); ok {
+				r.Join(c, rooms.RolePlayer, nil)
+			}
+		}
+	}
+	return nil
+}
+
+func (h *Hub) checkGame(game, variant string) (seats int, perr *protocol.Error) {
+	if game == "" {
+		return 0, missing("game")
+	}
+	if variant == "" {
+		return 0, missing("variant")
+	}
+	g, ok := h.cfg.Catalog.Game(game)
+	if !ok {
+		return 0, protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", game)
+	}
+	v, ok := g.Info().Variant(variant)
+	if !ok {
+		return 0, protocol.Errorf(protocol.CodeUnknownGame, "game %s has no variant %q", game, variant)
+	}
+	return v.Seats, nil
+}
+
+func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
+	seats, perr := h.checkGame(m.Game, m.Variant)
+	if perr != nil {
+		return perr
+	}
+	if seats != 2 {
+		return protocol.Errorf(protocol.CodeBadRequest, "quick match is for two-player games; create a room instead")
+	}
+	key := queueKey{m.Game, m.Variant}
+	h.mu.Lock()
+	h.unqueueLocked(c)
+	var other *conn
+	q := h.queues[key]
+	for i, o := range q {
+		if o.playerID != c.playerID {
+			other = o
+			q = append(q[:i:i], q[i+1:]...)
+			break
+		}
+	}
+	if other == nil {
+		q = append(q, c)
+	}
+	if len(q) == 0 {
+		delete(h.queues, key)
+	} else {
+		h.queues[key] = q
+	}
+	h.mu.Unlock()
+	h.LobbyChanged()
+	if other == nil {
+		c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID,
+			Game: m.Game, Variant: m.Variant, Queued: true}))
+		return nil
+	}
+	pair := []*conn{other, c}
+	if rand.IntN(2) == 1 {
+		pair[0], pair[1] = c, other
+	}
+	id := rooms.NewID()
+	for seat, p := range pair {
+		p.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: seat}))
+	}
+	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant,
+		Seats: []rooms.Seat{{PlayerID: pair[0].playerID, Name: pair[0].name}, {PlayerID: pair[1].playerID, Name: pair[1].name}},
+		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
+		perr := protocol.AsError(err)
+		other.errorTo(nil, "", perr)
+		return perr
+	}
+	h.log.Info("match found", zap.String("room", id), zap.String("game", m.Game), zap.String("variant", m.Variant))
+	return nil
+}
+
+func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
+	seats, perr := h.checkGame(m.Game, m.Variant)
+	if perr != nil {
+		return perr
+	}
+	g, _ := h.cfg.Catalog.Game(m.Game)
+	info := g.Info()
+	level := m.Level
+	needBot := m.Watch || m.Opponent == "bot"
+	if needBot {
+		if level == "" {
+			if len(info.Levels) == 0 {
+				return protocol.Errorf(protocol.CodeUnknownGame, "game %s has no bots", m.Game)
+			}
+			level = info.Levels[0].ID
+		}
+		if !info.HasLevel(level) {
+			return protocol.Errorf(protocol.CodeUnknownGame, "game %s has no bot level %q", m.Game, level)
+		}
+	}
+	seat := 0
+	switch s := string(bytes.TrimSpace(m.Seat)); s {
+	case "", "null", "0":
+	case "1":
+		seat = 1
+	case `"random"`:
+		seat = rand.IntN(seats)
+	default:
+		return protocol.Errorf(protocol.CodeBadRequest, `"seat" must be 0, 1 or "random"`)
+	}
+	if seat >= seats {
+		return protocol.Errorf(protocol.CodeBadRequest, "%s %s has %d seat(s)", m.Game, m.Variant, seats)
+	}
+	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
+		Watch: m.Watch, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
+	me := rooms.Seat{PlayerID: c.playerID, Name: c.name}
+	switch {
+	case m.Watch:
+		for i := range spec.Seats {
+			spec.Seats[i] = rooms.Seat{Bot: level, Name: "bot " + level}
+		}
+		spec.Join = []rooms.JoinAs{{M: c, As: rooms.RoleSpectator}}
+	case m.Opponent == "":
+		return missing("opponent")
+	case m.Opponent == "none":
+		if seats != 1 {
+			return protocol.Errorf(protocol.CodeBadRequest, `opponent "none" is for one-seat games`)
+		}
+		spec.Seats[0] = me
+	case m.Opponent == "human" || m.Opponent == "bot":
+		if seats != 2 {
+			return protocol.Errorf(protocol.CodeBadRequest, `%s %s is a one-seat game: use opponent "none"`, m.Game, m.Variant)
+		}
+		spec.Seats[seat] = me
+		if m.Opponent == "bot" {
+			spec.Seats[1-seat] = rooms.Seat{Bot: level, Name: "bot " + level}
+		}
+	default:
+		return protocol.Errorf(protocol.CodeBadRequest, `"opponent" must be "human", "bot" or "none"`)
+	}
+	if !m.Watch {
+		spec.Join = []rooms.JoinAs{{M: c, As: rooms.RolePlayer}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
+		return protocol.AsError(err)
+	}
+	return nil
+}
+
+func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
+	if m.Room == "" {
+		return missing("room")
+	}
+	switch m.Type {
+	case protocol.TypeRoomJoin:
+		if m.As == "" {
+			return missing("as")
+		}
+		if m.As != rooms.RolePlayer && m.As != rooms.RoleSpectator {
+			return protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player" or "spectator"`)
+		}
+	case protocol.TypeRoomMove:
+		if m.Move == "" {
+			return missing("move")
+		}
+	case protocol.TypeRoomChat:
+		if m.Text == nil {
+			return missing("text")
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	r, ok := h.cfg.Rooms.Get(ctx, m.Room)
+	if !ok {
+		return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
+	}
+	var posted bool
+	switch m.Type {
+	case protocol.TypeRoomJoin:
+		posted = r.Join(c, m.As, m.ID)
+	case protocol.TypeRoomMove:
+		posted = r.Move(c, m.Move, m.ID)
+	case protocol.TypeRoomResign:
+		posted = r.Resign(c, m.ID)
+	case protocol.TypeRoomLeave:
+		posted = r.Leave(c, m.ID)
+	case protocol.TypeRoomChat:
+		posted = r.Chat(c, *m.Text, m.ID)
+	case protocol.TypeRoomRematch:
+		posted = r.Rematch(c, m.ID)
+	}
+	if !posted {
+		return protocol.Errorf(protocol.CodeUnknownRoom, "room %q is closed", m.Room)
+	}
+	return nil
+}

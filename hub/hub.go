@@ -1,0 +1,333 @@
+// Package hub serves the WebSocket endpoint: connections (one reader and one
+// writer goroutine each, a bounded outgoing queue, ping/pong, a read limit,
+// a rate limit, the origin check), guest identities, the lobby and the
+// quick-match queues, and the routing of room messages to the rooms. It
+// holds no game state.
+package hub
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/metrics"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/rooms"
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// Config configures a Hub. Zero values take the defaults.
+type Config struct {
+	Rooms   *rooms.Manager
+	Catalog *engine.Catalog
+	Store   store.Store
+	Log     *zap.Logger
+	Metrics *metrics.Metrics
+	// Origins are the allowed Origin values besides the same origin
+	// ("*" allows any).
+	Origins []string
+	// ReadLimit is the largest frame a client may send (default 8 KiB);
+	// a larger one closes the connection with 1009.
+	ReadLimit int64
+	// SendQueue is the number of frames queued for a client before it is
+	// dropped as too slow (default 256).
+	SendQueue int
+	// PingPeriod, PongWait, WriteWait: keep-alive and write deadlines
+	// (defaults 25 s, 60 s, 10 s).
+	PingPeriod, PongWait, WriteWait time.Duration
+	// Rate and Burst: the per-connection token bucket (default 20/s, 40).
+	Rate  float64
+	Burst int
+	// MaxViolations is how many rate_limited answers a client gets before
+	// it is disconnected (default 20).
+	MaxViolations int
+	// LobbyInterval is the most often the lobby is pushed (default 250 ms).
+	LobbyInterval time.Duration
+}
+
+// NameLimit is the longest player name, in runes.
+const NameLimit = 32
+
+// Hub is the WebSocket side of the service.
+type Hub struct {
+	cfg      Config
+	log      *zap.Logger
+	upgrader websocket.Upgrader
+	nextID   atomic.Uint64
+
+	mu       sync.Mutex
+	closing  bool
+	conns    map[*conn]struct{}
+	byPlayer map[string]map[*conn]struct{}
+	watchers map[*conn]struct{}
+	queues   map[queueKey][]*conn
+
+	dirty chan struct{}
+	quit  chan struct{}
+	wg    sync.WaitGroup // connections
+	lwg   sync.WaitGroup // the lobby goroutine
+}
+
+type queueKey struct{ game, variant string }
+
+// New returns a hub and starts its lobby goroutine.
+func New(cfg Config) *Hub {
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.ReadLimit <= 0 {
+		cfg.ReadLimit = 8 << 10
+	}
+	if cfg.SendQueue <= 0 {
+		cfg.SendQueue = 256
+	}
+	if cfg.PingPeriod <= 0 {
+		cfg.PingPeriod = 25 * time.Second
+	}
+	if cfg.PongWait <= 0 {
+		cfg.PongWait = 60 * time.Second
+	}
+	if cfg.WriteWait <= 0 {
+		cfg.WriteWait = 10 * time.Second
+	}
+	if cfg.Rate <= 0 {
+		cfg.Rate = 20
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = 40
+	}
+	if cfg.MaxViolations <= 0 {
+		cfg.MaxViolations = 20
+	}
+	if cfg.LobbyInterval <= 0 {
+		cfg.LobbyInterval = 250 * time.Millisecond
+	}
+	h := &Hub{cfg: cfg, log: cfg.Log,
+		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
+		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{},
+		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
+	h.upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096, CheckOrigin: h.checkOrigin}
+	h.lwg.Add(1)
+	go h.lobbyLoop()
+	return h
+}
+
+// checkOrigin allows requests without Origin (non-browser clients), the
+// same origin, and the configured allow-list.
+func (h *Hub) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	for _, o := range h.cfg.Origins {
+		o = strings.TrimRight(strings.TrimSpace(o), "/")
+		if o == "*" || strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	return strings.EqualFold(u.Host, r.Host)
+}
+
+// ServeHTTP upgrades /ws requests.
+func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	closing := h.closing
+	h.mu.Unlock()
+	if closing {
+		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	ws, err := h.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		h.log.Info("websocket upgrade refused", zap.String("remote", r.RemoteAddr),
+			zap.String("origin", r.Header.Get("Origin")), zap.Error(err))
+		return
+	}
+	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
+		send: make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
+		rooms: map[string]*rooms.Room{}}
+	h.mu.Lock()
+	if h.closing {
+		h.mu.Unlock()
+		_ = ws.WriteControl(websocket.CloseMessage,
+			websocket.FormatCloseMessage(protocol.CloseRestart, "server restart"), time.Now().Add(time.Second))
+		ws.Close()
+		return
+	}
+	h.conns[c] = struct{}{}
+	h.wg.Add(2)
+	h.mu.Unlock()
+	if h.cfg.Metrics != nil {
+		h.cfg.Metrics.Connections.Inc()
+		h.cfg.Metrics.ConnTotal.Inc()
+	}
+	h.log.Info("connection opened", zap.Uint64("conn", c.id), zap.String("remote", c.remote))
+	go c.writer()
+	go c.reader()
+}
+
+// forget removes a closed connection from every index.
+func (h *Hub) forget(c *conn) {
+	h.mu.Lock()
+	delete(h.conns, c)
+	delete(h.watchers, c)
+	if set := h.byPlayer[c.playerID]; set != nil {
+		delete(set, c)
+		if len(set) == 0 {
+			delete(h.byPlayer, c.playerID)
+		}
+	}
+	queued := h.unqueueLocked(c)
+	h.mu.Unlock()
+	if queued {
+		h.LobbyChanged()
+	}
+}
+
+func (h *Hub) unqueueLocked(c *conn) bool {
+	found := false
+	for k, q := range h.queues {
+		if i := slices.Index(q, c); i >= 0 {
+			q = slices.Delete(q, i, i+1)
+			found = true
+			if len(q) == 0 {
+				delete(h.queues, k)
+			} else {
+				h.queues[k] = q
+			}
+		}
+	}
+	return found
+}
+
+// LobbyChanged marks the lobby view stale; it never blocks.
+func (h *Hub) LobbyChanged() {
+	select {
+	case h.dirty <- struct{}{}:
+	default:
+	}
+}
+
+func (h *Hub) lobbyLoop() {
+	defer h.lwg.Done()
+	t := time.NewTicker(h.cfg.LobbyInterval)
+	defer t.Stop()
+	pending := false
+	for {
+		select {
+		case <-h.quit:
+			return
+		case <-h.dirty:
+			pending = true
+		case <-t.C:
+			if !pending {
+				continue
+			}
+			pending = false
+			h.mu.Lock()
+			ws := make([]*conn, 0, len(h.watchers))
+			for c := range h.watchers {
+				ws = append(ws, c)
+			}
+			h.mu.Unlock()
+			if len(ws) == 0 {
+				continue
+			}
+			f := protocol.MustEncode(h.lobby(nil))
+			for _, c := range ws {
+				c.Send(f)
+			}
+		}
+	}
+}
+
+// lobby builds the lobby message.
+func (h *Hub) lobby(id []byte) protocol.Lobby {
+	h.mu.Lock()
+	qs := make([]protocol.Queue, 0, len(h.queues))
+	for k, q := range h.queues {
+		qs = append(qs, protocol.Queue{Game: k.game, Variant: k.variant, Waiting: len(q)})
+	}
+	h.mu.Unlock()
+	slices.SortFunc(qs, func(a, b protocol.Queue) int {
+		return strings.Compare(a.Game+"/"+a.Variant, b.Game+"/"+b.Variant)
+	})
+	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.cfg.Rooms.Summaries(), Queues: qs}
+}
+
+// Drain stops accepting connections.
+func (h *Hub) Drain() {
+	h.mu.Lock()
+	h.closing = true
+	h.mu.Unlock()
+}
+
+// Shutdown closes every connection with code (1012 on a restart) and waits
+// for their goroutines until ctx ends.
+func (h *Hub) Shutdown(ctx context.Context, code int, reason string) error {
+	h.Drain()
+	h.mu.Lock()
+	cs := make([]*conn, 0, len(h.conns))
+	for c := range h.conns {
+		cs = append(cs, c)
+	}
+	h.mu.Unlock()
+	for _, c := range cs {
+		c.kill(code, reason)
+	}
+	done := make(chan struct{})
+	go func() {
+		h.wg.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	select {
+	case <-h.quit:
+	default:
+		close(h.quit)
+	}
+	h.lwg.Wait()
+	return err
+}
+
+func (h *Hub) countErr(c protocol.Code) {
+	if h.cfg.Metrics != nil {
+		h.cfg.Metrics.Errors.WithLabelValues(string(c)).Inc()
+	}
+}
+
+// NewToken returns a 128-bit secret token and its SHA-256 hash.
+func NewToken() (token, hash string) {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	token = base64.RawURLEncoding.EncodeToString(b[:])
+	return token, HashToken(token)
+}
+
+// HashToken is the form in which a token is stored.
+func HashToken(token string) string {
+	s := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(s[:])
+}

@@ -1,0 +1,327 @@
+// Package testserver starts the real service (the same wiring as cmd/lobby)
+// on a random port for integration tests, and gives them a small WebSocket
+// client: dial, send, wait for a message of a type with a predicate, with
+// timeouts so that a failing test never hangs.
+package testserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
+)
+
+// Timeout is how long a client waits for a message by default.
+var Timeout = 20 * time.Second
+
+// Server is a running service.
+type Server struct {
+	*server.Server
+	HTTP  *httptest.Server
+	URL   string // http://127.0.0.1:port
+	WSURL string // ws://127.0.0.1:port/ws
+	Store store.Store
+	t     testing.TB
+	once  sync.Once
+}
+
+// Start starts the service with the memory store (unless cfg sets one) and
+// stops it when the test ends. edit may change the configuration. The
+// per-connection rate limit is raised for tests that play fast.
+func Start(t testing.TB, edit ...func(*server.Config)) *Server {
+	t.Helper()
+	cfg := server.Config{Catalog: server.Catalog(), Store: memstore.New(), Bots: 2,
+		Log: zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))}
+	// Tests play far faster than people: the rate limit test sets its own.
+	cfg.Hub.Rate, cfg.Hub.Burst = 5000, 10000
+	for _, e := range edit {
+		e(&cfg)
+	}
+	srv, err := server.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	s := &Server{Server: srv, HTTP: hs, URL: hs.URL, WSURL: "ws" + strings.TrimPrefix(hs.URL, "http") + "/ws",
+		Store: cfg.Store, t: t}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Stop shuts the service down (as on SIGTERM) and closes the listener.
+func (s *Server) Stop() {
+	s.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.HTTP.Listener.Close()
+		if err := s.Server.Shutdown(ctx); err != nil {
+			s.t.Errorf("shutdown: %v", err)
+		}
+		s.HTTP.CloseClientConnections()
+		s.HTTP.Close()
+		_ = s.Store.Close()
+	})
+}
+
+// Msg is any server message: the common fields, and the raw bytes.
+type Msg struct {
+	Type       string              `json:"type"`
+	ID         json.RawMessage     `json:"id"`
+	Room       string              `json:"room"`
+	Code       string              `json:"code"`
+	Message    string              `json:"message"`
+	Seq        int64               `json:"seq"`
+	Status     string              `json:"status"`
+	Turn       *int                `json:"turn"`
+	Legal      []string            `json:"legal"`
+	LegalBy    map[string][]string `json:"legalBySeat"`
+	Board      json.RawMessage     `json:"board"`
+	Score      json.RawMessage     `json:"score"`
+	Spectators int                 `json:"spectators"`
+	Players    []protocol.Player   `json:"players"`
+	LastMove   *protocol.LastMove  `json:"lastMove"`
+	Result     *protocol.Result    `json:"result"`
+	Role       string              `json:"role"`
+	Seat       *int                `json:"seat"`
+	Token      string              `json:"token"`
+	Player     protocol.PlayerInfo `json:"player"`
+	Rooms      json.RawMessage     `json:"rooms"`
+	Queues     []protocol.Queue    `json:"queues"`
+	Text       string              `json:"text"`
+	From       string              `json:"from"`
+	Next       string              `json:"next"`
+	Raw        []byte              `json:"-"`
+}
+
+// Client is a test WebSocket client.
+type Client struct {
+	t      testing.TB
+	Conn   *websocket.Conn
+	in     chan Msg
+	done   chan struct{}
+	mu     sync.Mutex
+	closeE error
+	// Log holds every message received so far, in order (read it after
+	// the messages of interest were waited for).
+	logMu  sync.Mutex
+	log    []Msg
+	Player protocol.PlayerInfo
+	Token  string
+}
+
+// Dial connects without saying hello.
+func (s *Server) Dial(t testing.TB, header http.Header) (*Client, error) {
+	t.Helper()
+	ws, _, err := websocket.DefaultDialer.Dial(s.WSURL, header)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{t: t, Conn: ws, in: make(chan Msg, 100000), done: make(chan struct{})}
+	go c.read()
+	t.Cleanup(func() { c.Close() })
+	return c, nil
+}
+
+// Hello connects and says hello with name (and token, when not empty).
+func (s *Server) Hello(t testing.TB, name, token string) *Client {
+	t.Helper()
+	c, err := s.Dial(t, nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	c.Send(map[string]any{"type": "hello", "name": name, "token": token})
+	w := c.Wait("welcome", nil)
+	c.Player, c.Token = w.Player, w.Token
+	return c
+}
+
+func (c *Client) read() {
+	defer close(c.done)
+	for {
+		_, data, err := c.Conn.ReadMessage()
+		if err != nil {
+			c.mu.Lock()
+			c.closeE = err
+			c.mu.Unlock()
+			return
+		}
+		var m Msg
+		if err := json.Unmarshal(data, &m); err != nil {
+			c.t.Errorf("server sent bad JSON %q: %v", data, err)
+			continue
+		}
+		m.Raw = data
+		c.logMu.Lock()
+		c.log = append(c.log, m)
+		c.logMu.Unlock()
+		c.in <- m
+	}
+}
+
+// Log returns the messages received so far.
+func (c *Client) Log() []Msg {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	return append([]Msg(nil), c.log...)
+}
+
+// Send writes v as JSON (a []byte or string is sent as is).
+func (c *Client) Send(v any) {
+	c.t.Helper()
+	var data []byte
+	switch x := v.(type) {
+	case []byte:
+		data = x
+	case string:
+		data = []byte(x)
+	default:
+		var err error
+		if data, err = json.Marshal(v); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(Timeout))
+	if err := c.Conn.WriteMessage(websocket.TextMessage, data); err != nil {
+		c.t.Fatalf("send %s: %v", data, err)
+	}
+}
+
+// TryWait waits for a message of type typ (any type when empty) for which
+// pred (optional) holds, skipping others; false on timeout or close.
+func (c *Client) TryWait(typ string, pred func(Msg) bool, timeout time.Duration) (Msg, bool) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case m := <-c.in:
+			if (typ == "" || m.Type == typ) && (pred == nil || pred(m)) {
+				return m, true
+			}
+		case <-c.done:
+			// drain what was read before the close
+			for {
+				select {
+				case m := <-c.in:
+					if (typ == "" || m.Type == typ) && (pred == nil || pred(m)) {
+						return m, true
+					}
+				default:
+					return Msg{}, false
+				}
+			}
+		case <-timer.C:
+			return Msg{}, false
+		}
+	}
+}
+
+// Wait is TryWait that fails the test on timeout.
+func (c *Client) Wait(typ string, pred func(Msg) bool) Msg {
+	c.t.Helper()
+	m, ok := c.TryWait(typ, pred, Timeout)
+	if !ok {
+		c.t.Fatalf("no %q message came (closed: %v)", typ, c.CloseErr())
+	}
+	return m
+}
+
+// WaitError waits for an error with the given code.
+func (c *Client) WaitError(code string) Msg {
+	c.t.Helper()
+	return c.Wait("error", func(m Msg) bool { return m.Code == code })
+}
+
+// State waits for a room.state of room for which pred holds.
+func (c *Client) State(room string, pred func(Msg) bool) Msg {
+	c.t.Helper()
+	return c.Wait("room.state", func(m Msg) bool { return m.Room == room && (pred == nil || pred(m)) })
+}
+
+// CloseErr is the error that ended the connection, nil while it is open.
+func (c *Client) CloseErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closeE
+}
+
+// WaitClosed waits for the connection to end and returns the close code
+// the server sent (-1 when there was none).
+func (c *Client) WaitClosed() int {
+	c.t.Helper()
+	select {
+	case <-c.done:
+	case <-time.After(Timeout):
+		c.t.Fatal("connection did not close")
+	}
+	var ce *websocket.CloseError
+	if errors.As(c.CloseErr(), &ce) {
+		return ce.Code
+	}
+	return -1
+}
+
+// Closed reports whether the connection has ended.
+func (c *Client) Closed() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Close closes the connection and waits for the reader.
+func (c *Client) Close() {
+	_ = c.Conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+	_ = c.Conn.Close()
+	<-c.done
+}
+
+// PostJSON posts v to path and decodes the answer into out; it returns the
+// status code.
+func (s *Server) PostJSON(t testing.TB, path string, v any, out any) int {
+	t.Helper()
+	b, _ := json.Marshal(v)
+	resp, err := http.Post(s.URL+path, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatalf("decode %s answer: %v", path, err)
+		}
+	}
+	return resp.StatusCode
+}
+
+// GetJSON gets path and decodes the answer into out.
+func (s *Server) GetJSON(t testing.TB, path string, out any) int {
+	t.Helper()
+	resp, err := http.Get(s.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatalf("decode %s answer: %v", path, err)
+		}
+	}
+	return resp.StatusCode
+}

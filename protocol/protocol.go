@@ -1,0 +1,360 @@
+// Package protocol holds the wire contract of the WebSocket protocol
+// (docs/protocol.md): the message types in both directions, the error codes,
+// the close codes and an encoder that prepares one frame for many receivers.
+//
+// The hub, the rooms, the tests and the load generator share it, so a message
+// is spelled in one place only.
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+)
+
+// Code is a protocol error code.
+type Code string
+
+// The error codes of the contract. An error never changes a room.
+const (
+	CodeBadRequest  Code = "bad_request"
+	CodeBadSetup    Code = "bad_setup"
+	CodeUnknownGame Code = "unknown_game"
+	CodeUnknownRoom Code = "unknown_room"
+	CodeNotAPlayer  Code = "not_a_player"
+	CodeNotYourTurn Code = "not_your_turn"
+	CodeIllegalMove Code = "illegal_move"
+	CodeRoomFull    Code = "room_full"
+	CodeGameOver    Code = "game_over"
+	CodeRateLimited Code = "rate_limited"
+	CodeTooLarge    Code = "too_large"
+	CodeInternal    Code = "internal"
+)
+
+// Codes lists every error code of the contract.
+var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
+	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
+	CodeRateLimited, CodeTooLarge, CodeInternal}
+
+// WebSocket close codes the server uses.
+const (
+	// ClosePolicy (1008): a client that floods or breaks the protocol.
+	ClosePolicy = websocket.ClosePolicyViolation
+	// CloseTooLarge (1009): a frame over the read limit.
+	CloseTooLarge = websocket.CloseMessageTooBig
+	// CloseRestart (1012): the server is restarting; come back.
+	CloseRestart = websocket.CloseServiceRestart
+	// CloseTryLater (1013): the client could not keep up with its messages.
+	CloseTryLater = websocket.CloseTryAgainLater
+)
+
+// Error is a protocol error: a code and a message for the player.
+type Error struct {
+	Code Code
+	Msg  string
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Msg }
+
+// Errorf builds an *Error.
+func Errorf(c Code, format string, args ...any) *Error {
+	return &Error{Code: c, Msg: fmt.Sprintf(format, args...)}
+}
+
+// AsError turns any error into a protocol error: an *Error as is, an engine
+// error with its code, anything else as internal.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return &Error{Code: Code(ee.Code), Msg: ee.Msg}
+	}
+	return &Error{Code: CodeInternal, Msg: "internal error"}
+}
+
+// Client to server message types.
+const (
+	TypeHello        = "hello"
+	TypeLobbyWatch   = "lobby.watch"
+	TypeLobbyUnwatch = "lobby.unwatch"
+	TypeMatchFind    = "match.find"
+	TypeMatchCancel  = "match.cancel"
+	TypeRoomCreate   = "room.create"
+	TypeRoomJoin     = "room.join"
+	TypeRoomMove     = "room.move"
+	TypeRoomResign   = "room.resign"
+	TypeRoomLeave    = "room.leave"
+	TypeRoomChat     = "room.chat"
+	TypeRoomRematch  = "room.rematch"
+	TypeRoomClaim    = "room.claim"
+)
+
+// Server to client message types.
+const (
+	TypeWelcome    = "welcome"
+	TypeLobby      = "lobby"
+	TypeMatchFound = "match.found"
+	TypeRoomJoined = "room.joined"
+	TypeRoomState  = "room.state"
+	TypeError      = "error"
+	// TypeRoomLeft answers room.leave (an addition to the core contract).
+	TypeRoomLeft = "room.left"
+	// TypeMatchQueued answers match.find and match.cancel (an addition).
+	TypeMatchQueued = "match.queued"
+)
+
+// ClientMessage is any client message: the union of all fields. Unknown
+// fields are ignored; which fields are required depends on Type.
+type ClientMessage struct {
+	Type     string          `json:"type"`
+	ID       json.RawMessage `json:"id,omitempty"`
+	Name     string          `json:"name,omitempty"`
+	Token    string          `json:"token,omitempty"`
+	Game     string          `json:"game,omitempty"`
+	Variant  string          `json:"variant,omitempty"`
+	Opponent string          `json:"opponent,omitempty"`
+	Level    string          `json:"level,omitempty"`
+	Seat     json.RawMessage `json:"seat,omitempty"`
+	Setup    json.RawMessage `json:"setup,omitempty"`
+	Private  bool            `json:"private,omitempty"`
+	Watch    bool            `json:"watch,omitempty"`
+	Clock    json.RawMessage `json:"clock,omitempty"`
+	Room     string          `json:"room,omitempty"`
+	As       string          `json:"as,omitempty"`
+	Move     string          `json:"move,omitempty"`
+	Text     *string         `json:"text,omitempty"`
+}
+
+// PlayerInfo is a player's public identity.
+type PlayerInfo struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Welcome answers hello.
+type Welcome struct {
+	Type   string          `json:"type"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	Player PlayerInfo      `json:"player"`
+	Token  string          `json:"token"`
+	Rooms  []string        `json:"rooms"`
+}
+
+// RoomSummary is one live room in the lobby and in GET /api/rooms.
+type RoomSummary struct {
+	ID         string   `json:"id"`
+	Game       string   `json:"game"`
+	Variant    string   `json:"variant"`
+	Status     string   `json:"status"`
+	Players    []Player `json:"players"`
+	Spectators int      `json:"spectators"`
+	Watch      bool     `json:"watch,omitempty"`
+}
+
+// Queue is the number of players waiting for a quick match.
+type Queue struct {
+	Game    string `json:"game"`
+	Variant string `json:"variant"`
+	Waiting int    `json:"waiting"`
+}
+
+// Lobby is the lobby view sent to watchers.
+type Lobby struct {
+	Type   string          `json:"type"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	Rooms  []RoomSummary   `json:"rooms"`
+	Queues []Queue         `json:"queues"`
+}
+
+// MatchFound tells a player its quick-match (or rematch) room.
+type MatchFound struct {
+	Type string          `json:"type"`
+	ID   json.RawMessage `json:"id,omitempty"`
+	Room string          `json:"room"`
+	Seat int             `json:"seat"`
+}
+
+// MatchQueued answers match.find (queued true) and match.cancel (false).
+type MatchQueued struct {
+	Type    string          `json:"type"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Game    string          `json:"game,omitempty"`
+	Variant string          `json:"variant,omitempty"`
+	Queued  bool            `json:"queued"`
+}
+
+// RoomJoined answers room.join and room.create.
+type RoomJoined struct {
+	Type string          `json:"type"`
+	ID   json.RawMessage `json:"id,omitempty"`
+	Room string          `json:"room"`
+	Role string          `json:"role"`
+	Seat *int            `json:"seat,omitempty"`
+}
+
+// RoomLeft answers room.leave.
+type RoomLeft struct {
+	Type string          `json:"type"`
+	ID   json.RawMessage `json:"id,omitempty"`
+	Room string          `json:"room"`
+}
+
+// Player is one seat in room.state.
+type Player struct {
+	Seat      int    `json:"seat"`
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name"`
+	Bot       string `json:"bot,omitempty"`
+	Connected bool   `json:"connected"`
+}
+
+// LastMove is the last move played in a room.
+type LastMove struct {
+	Seat int    `json:"seat"`
+	Move string `json:"move"`
+}
+
+// Result is the end of a game.
+type Result struct {
+	Winner *int   `json:"winner"`
+	Reason string `json:"reason"`
+}
+
+// RoomState is the whole state of a room, sent on join and after every
+// change. Extra game-specific fields (queens' "owners") are merged into the
+// object by the encoder.
+type RoomState struct {
+	Type       string              `json:"type"`
+	Room       string              `json:"room"`
+	Game       string              `json:"game"`
+	Variant    string              `json:"variant"`
+	Seq        int64               `json:"seq"`
+	Status     string              `json:"status"`
+	Players    []Player            `json:"players"`
+	Spectators int                 `json:"spectators"`
+	Turn       *int                `json:"turn"`
+	Board      any                 `json:"board"`
+	Legal      []string            `json:"legal"`
+	LegalBy    map[string][]string `json:"legalBySeat,omitempty"`
+	LastMove   *LastMove           `json:"lastMove"`
+	Score      any                 `json:"score"`
+	Clocks     any                 `json:"clocks"`
+	Result     *Result             `json:"result"`
+	Private    bool                `json:"private,omitempty"`
+	Watch      bool                `json:"watch,omitempty"`
+	Rematch    []int               `json:"rematch,omitempty"`
+	Next       string              `json:"next,omitempty"`
+	Extra      map[string]any      `json:"-"`
+}
+
+// MarshalJSON merges Extra into the object; the core fields win.
+func (s RoomState) MarshalJSON() ([]byte, error) {
+	type plain RoomState
+	b, err := json.Marshal(plain(s))
+	if err != nil || len(s.Extra) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range s.Extra {
+		if _, taken := m[k]; taken {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = raw
+	}
+	return json.Marshal(m)
+}
+
+// Chat is a chat line in a room.
+type Chat struct {
+	Type string `json:"type"`
+	Room string `json:"room"`
+	From string `json:"from"`
+	Seat *int   `json:"seat,omitempty"`
+	Text string `json:"text"`
+	At   int64  `json:"at"`
+}
+
+// ErrorMessage is an error sent to a client.
+type ErrorMessage struct {
+	Type    string          `json:"type"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Room    string          `json:"room,omitempty"`
+	Code    Code            `json:"code"`
+	Message string          `json:"message"`
+}
+
+// Frame is one encoded server message, ready to be written to many
+// connections: the JSON bytes and the prepared WebSocket frame.
+type Frame struct {
+	Data []byte
+	pm   *websocket.PreparedMessage
+}
+
+// Prepared returns the prepared WebSocket message.
+func (f *Frame) Prepared() *websocket.PreparedMessage { return f.pm }
+
+// Encode encodes v once as a text frame.
+func Encode(v any) (*Frame, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Frame{Data: b, pm: pm}, nil
+}
+
+// MustEncode is Encode for values that always encode (the protocol's own
+// message structs); it panics otherwise.
+func MustEncode(v any) *Frame {
+	f, err := Encode(v)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+// ErrorFrame encodes an error message.
+func ErrorFrame(id json.RawMessage, room string, e *Error) *Frame {
+	return MustEncode(ErrorMessage{Type: TypeError, ID: id, Room: room, Code: e.Code, Message: e.Msg})
+}
+
+// HTTPError is the body of an HTTP API error.
+type HTTPError struct {
+	Error struct {
+		Code    Code   `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// BotMoveRequest is the body of POST /api/bot/move.
+type BotMoveRequest struct {
+	Game    string          `json:"game"`
+	Variant string          `json:"variant"`
+	Level   string          `json:"level"`
+	Setup   json.RawMessage `json:"setup"`
+}
+
+// BotMoveResponse answers POST /api/bot/move.
+type BotMoveResponse struct {
+	Move string `json:"move"`
+}

@@ -1,0 +1,376 @@
+// Package rooms runs the game rooms: one goroutine per room, the only owner
+// of its engine state, seats, spectators and move log. Everything else talks
+// to a room by sending it a command; the room answers its members through
+// their non-blocking Send.
+//
+// A move is accepted in the order validate, apply, persist, broadcast; when
+// the save fails the engine is rolled back and nothing is broadcast.
+package rooms
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/botpool"
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/metrics"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// Member is one connection that receives a room's messages.
+type Member interface {
+	// ConnID identifies the connection (a player may have several).
+	ConnID() uint64
+	// PlayerID is the player behind the connection.
+	PlayerID() string
+	// PlayerName is the player's display name.
+	PlayerName() string
+	// Send queues a frame without blocking; false when the connection is
+	// gone or too slow (it is then dropped by its owner).
+	Send(f *protocol.Frame) bool
+	// Joined records that the connection is now a member of room r, so it
+	// can tell the room when it closes. It returns false when the
+	// connection is already closed.
+	Joined(r *Room) bool
+	// Left records that the connection is no longer a member of room r.
+	Left(r *Room)
+}
+
+// Config configures a Manager.
+type Config struct {
+	Catalog *engine.Catalog
+	Store   store.Store
+	Pool    *botpool.Pool
+	Log     *zap.Logger
+	Metrics *metrics.Metrics
+	// BotTimeout bounds a bot turn (default 2 s).
+	BotTimeout time.Duration
+	// WatchDelay is the pause before each bot move in rooms where only
+	// bots play, so that people can follow the game (default 0).
+	WatchDelay time.Duration
+	// SaveTimeout bounds one store save (default 5 s).
+	SaveTimeout time.Duration
+	// OnChange is called (from room goroutines) when the lobby view may
+	// have changed. It must not block.
+	OnChange func()
+}
+
+// Manager is the room registry: id -> room, and the public summaries the
+// lobby shows. It owns no game state.
+type Manager struct {
+	cfg    Config
+	log    *zap.Logger
+	mu     sync.Mutex
+	rooms  map[string]*Room
+	sums   map[string]protocol.RoomSummary
+	closed bool
+	wg     sync.WaitGroup
+	stop   chan struct{}
+}
+
+// ErrShutdown is returned when the manager is shutting down.
+var ErrShutdown = errors.New("rooms: shutting down")
+
+// NewManager returns an empty registry.
+func NewManager(cfg Config) *Manager {
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.BotTimeout <= 0 {
+		cfg.BotTimeout = 2 * time.Second
+	}
+	if cfg.SaveTimeout <= 0 {
+		cfg.SaveTimeout = 5 * time.Second
+	}
+	if cfg.OnChange == nil {
+		cfg.OnChange = func() {}
+	}
+	return &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{},
+		sums: map[string]protocol.RoomSummary{}, stop: make(chan struct{})}
+}
+
+// Seat is a seat of a new room: a player or a bot.
+type Seat struct {
+	PlayerID string
+	Name     string
+	// Bot is the bot level when the seat is a bot's.
+	Bot string
+}
+
+// Spec describes a new room.
+type Spec struct {
+	// ID is the room id; empty picks a new one.
+	ID      string
+	Game    string
+	Variant string
+	Setup   json.RawMessage
+	// Seats has one entry per seat of the variant; an empty Seat is free.
+	Seats   []Seat
+	Private bool
+	// Watch marks a room where only bots play.
+	Watch bool
+	// Seed feeds games with chance and the bots; 0 picks a random one.
+	Seed uint64
+	// Join are connections that join the room as it starts.
+	Join []JoinAs
+	// ReqID is echoed in the room.joined sent to Join[0].
+	ReqID json.RawMessage
+}
+
+// JoinAs is a connection joining a room as it starts, as "player" or
+// "spectator".
+type JoinAs struct {
+	M  Member
+	As string
+}
+
+// Create validates spec, starts the room and returns it. The first state is
+// saved before the room is announced.
+func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
+	g, ok := m.cfg.Catalog.Game(spec.Game)
+	if !ok {
+		return nil, protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", spec.Game)
+	}
+	info := g.Info()
+	v, ok := info.Variant(spec.Variant)
+	if !ok {
+		return nil, protocol.Errorf(protocol.CodeUnknownGame, "game %s has no variant %q", spec.Game, spec.Variant)
+	}
+	if len(spec.Seats) != v.Seats {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "%s %s has %d seats", spec.Game, spec.Variant, v.Seats)
+	}
+	for _, s := range spec.Seats {
+		if s.Bot != "" {
+			if _, ok := g.Bot(s.Bot); !ok {
+				return nil, protocol.Errorf(protocol.CodeUnknownGame, "game %s has no bot level %q", spec.Game, s.Bot)
+			}
+		}
+	}
+	seed := spec.Seed
+	if seed == 0 {
+		seed = randomSeed()
+	}
+	st, err := g.New(spec.Variant, spec.Setup, seed)
+	if err != nil {
+		pe := protocol.AsError(err)
+		if pe.Code == protocol.CodeInternal {
+			pe = protocol.Errorf(protocol.CodeBadSetup, "bad setup: %v", err)
+		}
+		return nil, pe
+	}
+	now := time.Now().UTC()
+	r := m.newRoom(g, st)
+	r.id = spec.ID
+	if r.id == "" {
+		r.id = NewID()
+	}
+	r.variant = spec.Variant
+	r.seats = slices.Clone(spec.Seats)
+	r.private = spec.Private
+	r.watch = spec.Watch
+	r.seed = seed
+	r.created, r.updated = now, now
+	r.seatMoves = make([]int64, len(r.seats))
+	r.status = StatusWaiting
+	if r.allSeated() {
+		r.status = StatusPlaying
+	}
+	if out := st.Outcome(); out.Over {
+		r.finish(out)
+	}
+	r.seq = 1
+	if err := r.save(ctx, logEntry{Kind: "create", At: now}); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "could not save the room, try again")
+	}
+	if err := m.start(r, spec.Join, spec.ReqID); err != nil {
+		return nil, err
+	}
+	m.log.Info("room created", zap.String("room", r.id), zap.String("game", spec.Game),
+		zap.String("variant", spec.Variant), zap.Bool("private", spec.Private), zap.Bool("watch", spec.Watch))
+	return r, nil
+}
+
+// Restore rebuilds a room from its last saved snapshot and starts it.
+func (m *Manager) Restore(snapshot []byte) (*Room, error) {
+	var s snapshotV1
+	if err := json.Unmarshal(snapshot, &s); err != nil {
+		return nil, err
+	}
+	g, ok := m.cfg.Catalog.Game(s.Game)
+	if !ok {
+		return nil, protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", s.Game)
+	}
+	st, err := g.Restore(s.Engine)
+	if err != nil {
+		return nil, err
+	}
+	r := m.newRoom(g, st)
+	r.fromSnapshot(s)
+	if err := m.start(r, nil, nil); err != nil {
+		return nil, err
+	}
+	m.log.Info("room restored", zap.String("room", r.id), zap.Int64("seq", r.seq))
+	return r, nil
+}
+
+func (m *Manager) newRoom(g engine.Game, st engine.State) *Room {
+	return &Room{
+		m: m, log: m.log, game: g, info: g.Info(), state: st,
+		members: map[uint64]*member{},
+		cmds:    make(chan func()),
+		done:    make(chan struct{}),
+		timers:  map[*time.Timer]struct{}{},
+	}
+}
+
+func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return protocol.Errorf(protocol.CodeInternal, "the server is shutting down")
+	}
+	if _, dup := m.rooms[r.id]; dup {
+		m.mu.Unlock()
+		return protocol.Errorf(protocol.CodeInternal, "room exists")
+	}
+	m.rooms[r.id] = r
+	if !r.private {
+		m.sums[r.id] = r.summary()
+	}
+	m.wg.Add(1)
+	m.mu.Unlock()
+	m.gauge(r.info.ID, r.status, 1)
+	go r.run(join, reqID)
+	m.cfg.OnChange()
+	return nil
+}
+
+// Get returns a live room, bringing it back from the store when it is not
+// running (after a restart, or after it closed for want of members).
+func (m *Manager) Get(ctx context.Context, id string) (*Room, bool) {
+	m.mu.Lock()
+	r, ok := m.rooms[id]
+	closed := m.closed
+	m.mu.Unlock()
+	if ok || closed || m.cfg.Store == nil || id == "" {
+		return r, ok
+	}
+	saved, err := m.cfg.Store.LoadRoom(ctx, id)
+	if err != nil {
+		return nil, false
+	}
+	r, err = m.Restore(saved.Snapshot)
+	if err != nil {
+		m.mu.Lock()
+		r, ok = m.rooms[id] // restored meanwhile by someone else
+		m.mu.Unlock()
+		return r, ok
+	}
+	return r, true
+}
+
+// Summaries lists the public live rooms, newest first.
+func (m *Manager) Summaries() []protocol.RoomSummary {
+	m.mu.Lock()
+	out := make([]protocol.RoomSummary, 0, len(m.sums))
+	for _, s := range m.sums {
+		if s.Status != StatusFinished {
+			out = append(out, s)
+		}
+	}
+	m.mu.Unlock()
+	slices.SortFunc(out, func(a, b protocol.RoomSummary) int {
+		if a.ID < b.ID {
+			return -1
+		}
+		if a.ID > b.ID {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Len is the number of running rooms.
+func (m *Manager) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.rooms)
+}
+
+// Shutdown stops every room: each finishes the command it is handling, its
+// state is already saved, and its goroutine exits. It waits for them until
+// ctx ends.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	if !m.closed {
+		m.closed = true
+		close(m.stop)
+	}
+	m.mu.Unlock()
+	done := make(chan struct{})
+	go func() { m.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (m *Manager) setSummary(r *Room) {
+	s := r.summary()
+	m.mu.Lock()
+	if _, ok := m.rooms[r.id]; ok && !r.private {
+		m.sums[r.id] = s
+	}
+	m.mu.Unlock()
+	m.cfg.OnChange()
+}
+
+func (m *Manager) remove(r *Room) {
+	m.mu.Lock()
+	if m.rooms[r.id] == r {
+		delete(m.rooms, r.id)
+		delete(m.sums, r.id)
+	}
+	m.mu.Unlock()
+	m.gauge(r.info.ID, r.status, -1)
+	m.cfg.OnChange()
+}
+
+func (m *Manager) gauge(game, status string, d float64) {
+	if m.cfg.Metrics != nil {
+		m.cfg.Metrics.Rooms.WithLabelValues(game, status).Add(d)
+	}
+}
+
+// NewID returns a short random URL-safe room id (60 bits).
+func NewID() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = alphabet[b[i]&63]
+	}
+	return string(b[:])
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	s := binary.LittleEndian.Uint64(b[:])
+	if s == 0 {
+		s = 1
+	}
+	return s
+}

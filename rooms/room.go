@@ -1,0 +1,804 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/botpool"
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// Room statuses.
+const (
+	StatusWaiting  = "waiting"
+	StatusPlaying  = "playing"
+	StatusFinished = "finished"
+)
+
+// Roles of a member.
+const (
+	RolePlayer    = "player"
+	RoleSpectator = "spectator"
+)
+
+// ChatLimit is the longest chat line, in runes.
+const ChatLimit = 500
+
+type member struct {
+	m    Member
+	role string
+	seat int
+}
+
+// Room is one game room. Its fields belong to its goroutine; the exported
+// methods only post commands to it.
+type Room struct {
+	m    *Manager
+	log  *zap.Logger
+	id   string
+	game engine.Game
+	info engine.Info
+
+	variant  string
+	state    engine.State
+	rollback engine.State
+	seats    []Seat
+	members  map[uint64]*member
+	status   string
+	seq      int64
+	result   *protocol.Result
+	lastMove *protocol.LastMove
+	created  time.Time
+	updated  time.Time
+	private  bool
+	watch    bool
+	seed     uint64
+
+	moves      int64
+	seatMoves  []int64
+	botPending []bool
+	rematch    []int
+	next       string
+
+	cmds   chan func()
+	done   chan struct{}
+	timers map[*time.Timer]struct{}
+}
+
+// ID is the room id.
+func (r *Room) ID() string { return r.id }
+
+// Done is closed when the room's goroutine has exited.
+func (r *Room) Done() <-chan struct{} { return r.done }
+
+// post runs f on the room goroutine, waiting until the room takes it; false
+// when the room has closed.
+func (r *Room) post(f func()) bool {
+	select {
+	case r.cmds <- f:
+		return true
+	case <-r.done:
+		return false
+	}
+}
+
+// Join adds mem to the room as a player (taking a free seat, or its own) or
+// a spectator, and answers room.joined and room.state.
+func (r *Room) Join(mem Member, as string, id json.RawMessage) bool {
+	return r.post(func() { r.join(mem, as, id) })
+}
+
+// Leave removes mem from the room; a seated player keeps the seat.
+func (r *Room) Leave(mem Member, id json.RawMessage) bool {
+	return r.post(func() {
+		r.leave(mem)
+		mem.Send(protocol.MustEncode(protocol.RoomLeft{Type: protocol.TypeRoomLeft, ID: id, Room: r.id}))
+	})
+}
+
+// Gone tells the room that mem's connection closed.
+func (r *Room) Gone(mem Member) bool { return r.post(func() { r.leave(mem) }) }
+
+// Move plays move in the seat mem's player holds.
+func (r *Room) Move(mem Member, move string, id json.RawMessage) bool {
+	return r.post(func() {
+		seat, perr := r.playerSeat(mem)
+		if perr == nil {
+			perr = r.play(seat, move, "human")
+		}
+		if perr != nil {
+			r.replyErr(mem, id, perr)
+		}
+	})
+}
+
+// Resign ends the game, the other seat winning.
+func (r *Room) Resign(mem Member, id json.RawMessage) bool {
+	return r.post(func() {
+		if perr := r.resign(mem); perr != nil {
+			r.replyErr(mem, id, perr)
+		}
+	})
+}
+
+// Chat sends a chat line to every member.
+func (r *Room) Chat(mem Member, text string, id json.RawMessage) bool {
+	return r.post(func() {
+		if perr := r.chat(mem, text); perr != nil {
+			r.replyErr(mem, id, perr)
+		}
+	})
+}
+
+// Rematch asks for a rematch; when every human seat has asked, a new room
+// starts with the seats swapped.
+func (r *Room) Rematch(mem Member, id json.RawMessage) bool {
+	return r.post(func() {
+		if perr := r.askRematch(mem); perr != nil {
+			r.replyErr(mem, id, perr)
+		}
+	})
+}
+
+// Stats is a copy of a few room facts, for tests and tools.
+type Stats struct {
+	Status  string
+	Seq     int64
+	Members int
+}
+
+// Stats returns the room's current facts.
+func (r *Room) Stats() (Stats, bool) {
+	ch := make(chan Stats, 1)
+	if !r.post(func() { ch <- Stats{Status: r.status, Seq: r.seq, Members: len(r.members)} }) {
+		return Stats{}, false
+	}
+	return <-ch, true
+}
+
+func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
+	defer r.m.wg.Done()
+	defer r.exit()
+	for i, j := range join {
+		id := json.RawMessage(nil)
+		if i == 0 {
+			id = reqID
+		}
+		r.safely(func() { r.join(j.M, j.As, id) })
+	}
+	r.safely(r.scheduleBots)
+	if len(join) > 0 && r.shouldClose() {
+		return
+	}
+	for {
+		select {
+		case f := <-r.cmds:
+			r.safely(f)
+			if r.shouldClose() {
+				return
+			}
+		case <-r.m.stop:
+			return
+		}
+	}
+}
+
+// safely runs f, recovering a panic: it is logged with the room id and the
+// room keeps its last good state.
+func (r *Room) safely(f func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("room panic recovered", zap.String("room", r.id), zap.Any("panic", p),
+				zap.ByteString("stack", debug.Stack()))
+			if r.rollback != nil {
+				r.state = r.rollback
+				r.rollback = nil
+			}
+			if r.m.cfg.Metrics != nil {
+				r.m.cfg.Metrics.Errors.WithLabelValues(string(protocol.CodeInternal)).Inc()
+			}
+		}
+	}()
+	f()
+}
+
+func (r *Room) shouldClose() bool {
+	return len(r.members) == 0 && r.status != StatusPlaying
+}
+
+func (r *Room) exit() {
+	for t := range r.timers {
+		t.Stop()
+	}
+	r.m.remove(r)
+	close(r.done)
+	for _, mb := range r.members {
+		mb.m.Left(r)
+	}
+	r.log.Info("room closed", zap.String("room", r.id), zap.String("status", r.status), zap.Int64("seq", r.seq))
+}
+
+func (r *Room) allSeated() bool {
+	for _, s := range r.seats {
+		if s.PlayerID == "" && s.Bot == "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Room) seatOf(playerID string) int {
+	for i, s := range r.seats {
+		if s.Bot == "" && s.PlayerID != "" && s.PlayerID == playerID {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Room) playerSeat(mem Member) (int, *protocol.Error) {
+	seat := r.seatOf(mem.PlayerID())
+	if seat < 0 {
+		return -1, protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
+	}
+	switch r.status {
+	case StatusFinished:
+		return -1, protocol.Errorf(protocol.CodeGameOver, "the game is over")
+	case StatusWaiting:
+		return -1, protocol.Errorf(protocol.CodeNotYourTurn, "waiting for an opponent")
+	}
+	return seat, nil
+}
+
+func (r *Room) replyErr(mem Member, id json.RawMessage, e *protocol.Error) {
+	if r.m.cfg.Metrics != nil {
+		r.m.cfg.Metrics.Errors.WithLabelValues(string(e.Code)).Inc()
+	}
+	r.send(mem, protocol.ErrorFrame(id, r.id, e))
+}
+
+func (r *Room) send(mem Member, f *protocol.Frame) {
+	if !mem.Send(f) {
+		r.drop(mem)
+	}
+}
+
+func (r *Room) drop(mem Member) {
+	if _, ok := r.members[mem.ConnID()]; ok {
+		delete(r.members, mem.ConnID())
+		mem.Left(r)
+	}
+}
+
+func (r *Room) connected(seat int) bool {
+	s := r.seats[seat]
+	if s.Bot != "" {
+		return true
+	}
+	if s.PlayerID == "" {
+		return false
+	}
+	for _, mb := range r.members {
+		if mb.m.PlayerID() == s.PlayerID {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Room) spectators() int {
+	n := 0
+	for _, mb := range r.members {
+		if mb.role == RoleSpectator {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *Room) join(mem Member, as string, id json.RawMessage) {
+	if as != RolePlayer && as != RoleSpectator {
+		r.replyErr(mem, id, protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player" or "spectator"`))
+		return
+	}
+	seat := r.seatOf(mem.PlayerID())
+	old, isMember := r.members[mem.ConnID()]
+	changed := false
+	seatTaken := false
+	switch {
+	case seat >= 0:
+		// The player's own seat, whatever it asked for.
+	case as == RolePlayer:
+		if r.status == StatusFinished {
+			r.replyErr(mem, id, protocol.Errorf(protocol.CodeGameOver, "the game is over"))
+			return
+		}
+		for i, s := range r.seats {
+			if s.PlayerID == "" && s.Bot == "" {
+				seat = i
+				break
+			}
+		}
+		if seat < 0 {
+			r.replyErr(mem, id, protocol.Errorf(protocol.CodeRoomFull, "room %s has no free seat", r.id))
+			return
+		}
+		seatTaken = true
+		changed = true
+	}
+	if !isMember && !mem.Joined(r) {
+		return // the connection closed meanwhile
+	}
+	if seatTaken {
+		r.seats[seat] = Seat{PlayerID: mem.PlayerID(), Name: mem.PlayerName()}
+	}
+	role := RoleSpectator
+	if seat >= 0 {
+		role = RolePlayer
+	}
+	if !isMember || old.role != role {
+		wasConnected := seat >= 0 && !seatTaken && r.connected(seat)
+		r.members[mem.ConnID()] = &member{m: mem, role: role, seat: seat}
+		if role == RoleSpectator || !wasConnected || (isMember && old.role == RoleSpectator) {
+			changed = true
+		}
+	}
+	var seatPtr *int
+	if seat >= 0 {
+		seatPtr = &seat
+	}
+	r.send(mem, protocol.MustEncode(protocol.RoomJoined{Type: protocol.TypeRoomJoined, ID: id, Room: r.id, Role: role, Seat: seatPtr}))
+	if !changed {
+		r.send(mem, r.stateFrame())
+		return
+	}
+	r.seq++
+	if seatTaken {
+		if r.allSeated() && r.status == StatusWaiting {
+			r.setStatus(StatusPlaying)
+		}
+		if err := r.save(context.Background(), logEntry{Kind: "seat", Seat: &seat, Player: mem.PlayerID()}); err != nil {
+			r.log.Warn("save after seat taken failed", zap.String("room", r.id), zap.Error(err))
+		}
+	}
+	r.log.Debug("joined", zap.String("room", r.id), zap.String("player", mem.PlayerID()), zap.String("role", role))
+	r.broadcast()
+	r.scheduleBots()
+}
+
+func (r *Room) leave(mem Member) {
+	mb, ok := r.members[mem.ConnID()]
+	if !ok {
+		return
+	}
+	delete(r.members, mem.ConnID())
+	mem.Left(r)
+	if mb.role == RolePlayer && r.connected(mb.seat) {
+		return // another tab of the same player is still here
+	}
+	r.seq++
+	r.broadcast()
+}
+
+func (r *Room) setStatus(s string) {
+	if s == r.status {
+		return
+	}
+	r.m.gauge(r.info.ID, r.status, -1)
+	r.m.gauge(r.info.ID, s, 1)
+	r.status = s
+}
+
+func (r *Room) finish(out engine.Outcome) {
+	res := &protocol.Result{Reason: out.Reason}
+	if out.Winner >= 0 {
+		w := out.Winner
+		res.Winner = &w
+	}
+	r.result = res
+	r.setStatus(StatusFinished)
+}
+
+// play applies a move for seat: validate, apply, persist, broadcast.
+func (r *Room) play(seat int, move string, by string) *protocol.Error {
+	if r.status == StatusFinished {
+		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
+	}
+	if r.status != StatusPlaying {
+		return protocol.Errorf(protocol.CodeNotYourTurn, "waiting for an opponent")
+	}
+	if t, ok := r.state.Turn(); ok && t != seat {
+		return protocol.Errorf(protocol.CodeNotYourTurn, "it is seat %d's turn", t)
+	}
+	prev := r.state.Clone()
+	r.rollback = prev
+	defer func() { r.rollback = nil }()
+	if err := r.state.Apply(seat, move); err != nil {
+		r.state = prev
+		return protocol.AsError(err)
+	}
+	saved := r.keep()
+	r.seq++
+	r.moves++
+	r.seatMoves[seat]++
+	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
+	if out := r.state.Outcome(); out.Over {
+		r.finish(out)
+	}
+	if err := r.save(context.Background(), logEntry{Kind: "move", Seat: &seat, Move: move, By: by}); err != nil {
+		r.log.Error("save failed; move rolled back", zap.String("room", r.id), zap.Error(err))
+		r.restore(saved)
+		r.state = prev
+		return protocol.Errorf(protocol.CodeInternal, "could not save the move, try again")
+	}
+	if r.m.cfg.Metrics != nil {
+		r.m.cfg.Metrics.Moves.WithLabelValues(r.info.ID, by).Inc()
+	}
+	if r.status == StatusFinished {
+		r.log.Info("game over", zap.String("room", r.id), zap.String("game", r.info.ID),
+			zap.Any("winner", r.result.Winner), zap.String("reason", r.result.Reason))
+	}
+	r.broadcast()
+	r.scheduleBots()
+	return nil
+}
+
+// kept is the bookkeeping a failed save restores.
+type kept struct {
+	seq       int64
+	moves     int64
+	seatMoves []int64
+	lastMove  *protocol.LastMove
+	status    string
+	result    *protocol.Result
+	updated   time.Time
+}
+
+func (r *Room) keep() kept {
+	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, r.status, r.result, r.updated}
+}
+
+func (r *Room) restore(k kept) {
+	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
+	r.setStatus(k.status)
+}
+
+func (r *Room) resign(mem Member) *protocol.Error {
+	seat := r.seatOf(mem.PlayerID())
+	if seat < 0 {
+		return protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
+	}
+	if r.status == StatusFinished {
+		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
+	}
+	saved := r.keep()
+	r.seq++
+	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
+	if len(r.seats) == 2 && r.status == StatusPlaying {
+		out.Winner = 1 - seat
+	}
+	r.finish(out)
+	if err := r.save(context.Background(), logEntry{Kind: "resign", Seat: &seat}); err != nil {
+		r.log.Error("save failed; resign rolled back", zap.String("room", r.id), zap.Error(err))
+		r.restore(saved)
+		return protocol.Errorf(protocol.CodeInternal, "could not save, try again")
+	}
+	r.log.Info("resigned", zap.String("room", r.id), zap.Int("seat", seat))
+	r.broadcast()
+	return nil
+}
+
+// CleanText strips control characters and surrounding space. Text is never
+// HTML-escaped here: clients render it as text.
+func CleanText(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	s = strings.Map(func(c rune) rune {
+		if unicode.IsControl(c) || c == '\u2028' || c == '\u2029' {
+			return -1
+		}
+		return c
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+func (r *Room) chat(mem Member, text string) *protocol.Error {
+	mb, ok := r.members[mem.ConnID()]
+	if !ok {
+		return protocol.Errorf(protocol.CodeNotAPlayer, "join room %s to chat", r.id)
+	}
+	if utf8.RuneCountInString(text) > ChatLimit {
+		return protocol.Errorf(protocol.CodeTooLarge, "a chat line has at most %d characters", ChatLimit)
+	}
+	text = CleanText(text)
+	if text == "" {
+		return protocol.Errorf(protocol.CodeBadRequest, "empty chat line")
+	}
+	msg := protocol.Chat{Type: protocol.TypeRoomChat, Room: r.id, From: mem.PlayerName(), Text: text, At: time.Now().UnixMilli()}
+	if mb.role == RolePlayer {
+		s := mb.seat
+		msg.Seat = &s
+	}
+	r.fanout(protocol.MustEncode(msg))
+	return nil
+}
+
+func (r *Room) askRematch(mem Member) *protocol.Error {
+	seat := r.seatOf(mem.PlayerID())
+	if seat < 0 {
+		return protocol.Errorf(protocol.CodeNotAPlayer, "only players can ask for a rematch")
+	}
+	if r.status != StatusFinished {
+		return protocol.Errorf(protocol.CodeBadRequest, "the game is not over")
+	}
+	if r.next != "" {
+		r.send(mem, r.stateFrame())
+		return nil
+	}
+	for _, s := range r.rematch {
+		if s == seat {
+			return nil
+		}
+	}
+	r.rematch = append(r.rematch, seat)
+	for i, s := range r.seats {
+		if s.PlayerID == "" && s.Bot == "" {
+			return protocol.Errorf(protocol.CodeBadRequest, "seat %d is empty", i)
+		}
+	}
+	all := true
+	for i, s := range r.seats {
+		if s.Bot != "" {
+			continue
+		}
+		asked := false
+		for _, a := range r.rematch {
+			asked = asked || a == i
+		}
+		all = all && asked
+	}
+	r.seq++
+	if all {
+		seats := make([]Seat, len(r.seats))
+		for i := range r.seats {
+			seats[(i+1)%len(seats)] = r.seats[i]
+		}
+		var join []JoinAs
+		for _, mb := range r.members {
+			if mb.role == RolePlayer {
+				join = append(join, JoinAs{M: mb.m, As: RolePlayer})
+			}
+		}
+		nr, err := r.m.Create(context.Background(), Spec{Game: r.info.ID, Variant: r.variant, Seats: seats,
+			Private: r.private, Watch: r.watch, Join: join})
+		if err != nil {
+			r.seq--
+			r.rematch = r.rematch[:len(r.rematch)-1]
+			return protocol.AsError(err)
+		}
+		r.next = nr.id
+		for _, j := range join {
+			s := (r.seatOf(j.M.PlayerID()) + 1) % len(seats)
+			r.send(j.M, protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: nr.id, Seat: s}))
+		}
+	}
+	r.broadcast()
+	return nil
+}
+
+// State builds the room.state message.
+func (r *Room) roomState() protocol.RoomState {
+	players := make([]protocol.Player, len(r.seats))
+	for i, s := range r.seats {
+		name := s.Name
+		if s.Bot != "" && name == "" {
+			name = "bot"
+		}
+		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: name, Bot: s.Bot, Connected: r.connected(i)}
+	}
+	st := protocol.RoomState{
+		Type: protocol.TypeRoomState, Room: r.id, Game: r.info.ID, Variant: r.variant, Seq: r.seq,
+		Status: r.status, Players: players, Spectators: r.spectators(), Board: r.state.Board(),
+		LastMove: r.lastMove, Score: r.state.Score(), Result: r.result, Private: r.private,
+		Watch: r.watch, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
+	}
+	if r.status == StatusPlaying {
+		if t, ok := r.state.Turn(); ok {
+			st.Turn = &t
+			if l := r.state.Legal(t); l != nil {
+				st.Legal = l
+			}
+		} else if !r.state.Outcome().Over {
+			st.LegalBy = map[string][]string{}
+			for i := range r.seats {
+				st.LegalBy[strconv.Itoa(i)] = r.state.Legal(i)
+			}
+		}
+	}
+	return st
+}
+
+func (r *Room) stateFrame() *protocol.Frame {
+	f, err := protocol.Encode(r.roomState())
+	if err != nil {
+		panic(fmt.Sprintf("encode room.state: %v", err))
+	}
+	return f
+}
+
+// broadcast encodes one room.state and hands it to every member.
+func (r *Room) broadcast() {
+	start := time.Now()
+	r.updated = start.UTC()
+	r.fanout(r.stateFrame())
+	if r.m.cfg.Metrics != nil {
+		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
+	}
+	r.m.setSummary(r)
+}
+
+func (r *Room) fanout(f *protocol.Frame) {
+	var slow []Member
+	for _, mb := range r.members {
+		if !mb.m.Send(f) {
+			slow = append(slow, mb.m)
+		}
+	}
+	for _, m := range slow {
+		r.drop(m)
+	}
+}
+
+func (r *Room) summary() protocol.RoomSummary {
+	players := make([]protocol.Player, len(r.seats))
+	for i, s := range r.seats {
+		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: s.Name, Bot: s.Bot, Connected: r.connected(i)}
+	}
+	return protocol.RoomSummary{ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
+		Players: players, Spectators: r.spectators(), Watch: r.watch}
+}
+
+// botVersion is what a bot's answer must still match to be played: the
+// number of moves in alternating games, the seat's own moves when both
+// seats move freely (2048 race).
+func (r *Room) botVersion(seat int) int64 {
+	if _, ok := r.state.Turn(); ok {
+		return r.moves
+	}
+	return r.seatMoves[seat]
+}
+
+// scheduleBots asks the pool for every bot seat that may move now.
+func (r *Room) scheduleBots() {
+	if r.status != StatusPlaying || r.m.cfg.Pool == nil {
+		return
+	}
+	if r.botPending == nil {
+		r.botPending = make([]bool, len(r.seats))
+	}
+	for seat, s := range r.seats {
+		if s.Bot == "" || r.botPending[seat] || len(r.state.Legal(seat)) == 0 {
+			continue
+		}
+		r.botPending[seat] = true
+		if r.watch && r.m.cfg.WatchDelay > 0 {
+			r.later(r.m.cfg.WatchDelay, func() { r.submitBot(seat) })
+		} else {
+			r.submitBot(seat)
+		}
+	}
+}
+
+func (r *Room) later(d time.Duration, f func()) {
+	var t *time.Timer
+	t = time.AfterFunc(d, func() {
+		r.post(func() {
+			delete(r.timers, t)
+			f()
+		})
+	})
+	r.timers[t] = struct{}{}
+}
+
+func (r *Room) submitBot(seat int) {
+	if r.status != StatusPlaying || len(r.state.Legal(seat)) == 0 {
+		r.botPending[seat] = false
+		return
+	}
+	level := r.seats[seat].Bot
+	bot, ok := r.game.Bot(level)
+	if !ok {
+		r.log.Error("bot level vanished", zap.String("room", r.id), zap.String("level", level))
+		r.botPending[seat] = false
+		return
+	}
+	version := r.botVersion(seat)
+	job := botpool.Job{Game: r.info.ID, Level: level, Bot: bot, State: r.state.Clone(), Seat: seat,
+		Seed: r.seed ^ uint64(r.moves)*0x9e3779b97f4a7c15 ^ uint64(seat), Timeout: r.m.cfg.BotTimeout,
+		Done: func(res botpool.Result) {
+			r.post(func() { r.botMoved(seat, version, res) })
+		}}
+	switch err := r.m.cfg.Pool.TrySubmit(job); err {
+	case nil:
+	case botpool.ErrBusy:
+		r.later(20*time.Millisecond, func() { r.submitBot(seat) })
+	default:
+		r.botPending[seat] = false
+	}
+}
+
+func (r *Room) botMoved(seat int, version int64, res botpool.Result) {
+	r.botPending[seat] = false
+	if r.status != StatusPlaying || version != r.botVersion(seat) {
+		r.scheduleBots() // stale: the position changed meanwhile
+		return
+	}
+	if res.Err != nil {
+		r.log.Warn("bot has no move", zap.String("room", r.id), zap.Int("seat", seat), zap.Error(res.Err))
+		return
+	}
+	if perr := r.play(seat, res.Move, "bot"); perr != nil {
+		r.log.Error("bot move refused", zap.String("room", r.id), zap.Int("seat", seat),
+			zap.String("move", res.Move), zap.String("code", string(perr.Code)), zap.String("error", perr.Msg))
+		if perr.Code == protocol.CodeInternal {
+			r.later(100*time.Millisecond, r.scheduleBots)
+			return
+		}
+		if legal := r.state.Legal(seat); len(legal) > 0 {
+			r.play(seat, legal[int(r.seed%uint64(len(legal)))], "bot")
+		}
+	}
+}
+
+// logEntry is one entry of the room's log in the store.
+type logEntry struct {
+	Seq    int64     `json:"seq"`
+	Kind   string    `json:"kind"`
+	Seat   *int      `json:"seat,omitempty"`
+	Move   string    `json:"move,omitempty"`
+	By     string    `json:"by,omitempty"`
+	Player string    `json:"player,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// save writes the room's snapshot and the log entry in one store call.
+func (r *Room) save(ctx context.Context, e logEntry) error {
+	if r.m.cfg.Store == nil {
+		return nil
+	}
+	now := time.Now().UTC()
+	e.Seq = r.seq
+	if e.At.IsZero() {
+		e.At = now
+	}
+	snap, err := r.snapshot(now)
+	if err != nil {
+		return err
+	}
+	entry, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	var players []string
+	for _, s := range r.seats {
+		if s.PlayerID != "" && s.Bot == "" {
+			players = append(players, s.PlayerID)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.m.cfg.SaveTimeout)
+	defer cancel()
+	return r.m.cfg.Store.SaveRoom(ctx, store.Room{
+		ID: r.id, Seq: r.seq, Snapshot: snap, Append: [][]byte{entry}, Players: players,
+		Live: !r.private && r.status != StatusFinished, Finished: r.status == StatusFinished, UpdatedAt: now,
+	})
+}
