@@ -1,0 +1,496 @@
+// Package redisstore is the Redis store.Store, on a go-redis v9
+// UniversalClient: one node, Sentinel or Cluster.
+//
+// Key layout (P is the configured prefix; the braces around a room id are a
+// Cluster hash tag, so that the keys of one room share a slot):
+//
+//	P room:{<id>}           hash: seq, snap, players (JSON), live, finished, updated (Unix µs)
+//	P room:{<id>}:log       list: the room's log entries, oldest first
+//	P player:<tokenhash>    hash: id, name
+//	P player:<id>:rooms     set: ids of the player's unfinished rooms (an index)
+//	P rooms:live            sorted set: live room ids by UpdatedAt (an index)
+//
+// SaveRoom is one round trip: a pipeline that runs the save script on the
+// room's two keys (seq check, snapshot, log append, TTLs: atomic) followed
+// by the index updates, which live in other slots and so cannot be in the
+// script. The indexes are best-effort: a save whose index commands were lost
+// is repaired by the room's next save, and LiveRooms and PlayerRooms check
+// every id they return against the room's hash (the truth) and drop the
+// entries that no longer hold. See docs/persistence.md.
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// DefaultRetention is how long a finished room is kept when WithRetention is
+// not given.
+const DefaultRetention = 7 * 24 * time.Hour
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithRetention sets how long a finished room (snapshot and log) is kept
+// after its last save (a PEXPIRE on both keys). It must be at least a
+// millisecond.
+func WithRetention(d time.Duration) Option {
+	return func(s *Store) {
+		if d >= time.Millisecond {
+			s.retention = d
+		}
+	}
+}
+
+// Store is a store.Store on Redis.
+type Store struct {
+	c         redis.UniversalClient
+	own       bool
+	prefix    string
+	retention time.Duration
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New connects to the Redis at url, a redis:// or rediss:// URL (see
+// redis.ParseURL; timeouts and pool sizes may be given as query parameters)
+// or a plain host:port, and checks that it answers. Keys go under prefix,
+// which must not contain '{' or '}'. Close closes the connection.
+//
+// Unless the URL says otherwise, the client fails fast rather than blocking
+// a room: dial, read and write timeouts of 2s, one dial attempt, no command
+// retries (a retried save whose first attempt was applied would come back as
+// ErrStaleSeq for a save that happened), and context deadlines honoured on
+// the socket.
+func New(ctx context.Context, url, prefix string, opts ...Option) (*Store, error) {
+	var o *redis.Options
+	if strings.Contains(url, "://") {
+		var err error
+		if o, err = redis.ParseURL(url); err != nil {
+			return nil, fmt.Errorf("redis store: %w", err)
+		}
+	} else {
+		o = &redis.Options{Addr: url}
+	}
+	if o.DialTimeout == 0 {
+		o.DialTimeout = 2 * time.Second
+	}
+	if o.ReadTimeout == 0 {
+		o.ReadTimeout = 2 * time.Second
+	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = 2 * time.Second
+	}
+	if o.MaxRetries == 0 {
+		o.MaxRetries = -1
+	}
+	if o.DialerRetries == 0 {
+		o.DialerRetries = 1
+	}
+	o.ContextTimeoutEnabled = true
+	c := redis.NewClient(o)
+	s, err := NewFromClient(c, prefix, opts...)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	s.own = true
+	if err := s.Ping(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("redis store at %s: %w", o.Addr, err)
+	}
+	return s, nil
+}
+
+// NewFromClient returns a store on an existing client (a Sentinel failover
+// client or a Cluster client, say). The caller keeps the client: Close does
+// not close it. Configure it as New does (no retries: MaxRetries -1).
+func NewFromClient(c redis.UniversalClient, prefix string, opts ...Option) (*Store, error) {
+	if strings.ContainsAny(prefix, "{}") {
+		return nil, fmt.Errorf("redis store: prefix %q contains a brace, which would break the rooms' hash tags", prefix)
+	}
+	s := &Store{c: c, prefix: prefix, retention: DefaultRetention}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
+}
+
+// Keys of the layout above.
+
+// RoomKey is the key of a room's snapshot hash.
+func (s *Store) RoomKey(id string) string { return s.prefix + "room:{" + id + "}" }
+
+// LogKey is the key of a room's log list, in the same slot as RoomKey.
+func (s *Store) LogKey(id string) string { return s.RoomKey(id) + ":log" }
+
+// PlayerKey is the key of a player's hash, by token hash.
+func (s *Store) PlayerKey(tokenHash string) string { return s.prefix + "player:" + tokenHash }
+
+// PlayerRoomsKey is the key of a player's set of unfinished rooms.
+func (s *Store) PlayerRoomsKey(playerID string) string {
+	return s.prefix + "player:" + playerID + ":rooms"
+}
+
+// LiveKey is the key of the live-room index.
+func (s *Store) LiveKey() string { return s.prefix + "rooms:live" }
+
+// saveScript writes one room, atomically, if the stored seq is lower than
+// the new one. Its keys are the room's hash and log (one slot). The fencing
+// check of issue 7 (a lease epoch) goes next to the seq check: one more key,
+// P room:{<id>}:lease, in the same slot, and one more argument.
+//
+// KEYS: room hash, room log.
+// ARGV: seq, snapshot, players (JSON), live (0/1), finished (0/1), updated
+// (Unix µs), retention (ms), then the log entries to append.
+// Returns {1, seq} when written, {0, stored seq} when stale.
+var saveScript = redis.NewScript(`
+local function seq_ge(a, b) -- a >= b, for decimal strings of non-negative integers
+  if #a ~= #b then return #a > #b end
+  return a >= b
+end
+local cur = redis.call('HGET', KEYS[1], 'seq')
+if cur and seq_ge(cur, ARGV[1]) then
+  return {0, cur}
+end
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'snap', ARGV[2], 'players', ARGV[3],
+  'live', ARGV[4], 'finished', ARGV[5], 'updated', ARGV[6])
+local n = #ARGV
+local i = 8
+while i <= n do
+  local j = math.min(i + 999, n)
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, j))
+  i = j + 1
+end
+if ARGV[5] == '1' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[7])
+  redis.call('PEXPIRE', KEYS[2], ARGV[7])
+else
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
+end
+return {1, ARGV[1]}
+`)
+
+// SaveRoom implements store.Store in one round trip (two the first time
+// after the server lost its script cache: EVALSHA, then EVAL).
+func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("save room %s: %w", r.ID, err)
+	}
+	if r.ID == "" {
+		return fmt.Errorf("save room: empty room id")
+	}
+	if r.Seq < 0 {
+		return fmt.Errorf("save room %s: negative seq %d", r.ID, r.Seq)
+	}
+	players, err := json.Marshal(r.Players)
+	if err != nil {
+		return fmt.Errorf("save room %s: %w", r.ID, err)
+	}
+	args := make([]any, 0, 7+len(r.Append))
+	args = append(args, strconv.FormatInt(r.Seq, 10), r.Snapshot, players,
+		flag(r.Live), flag(r.Finished), strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10),
+		strconv.FormatInt(s.retention.Milliseconds(), 10))
+	for _, e := range r.Append {
+		args = append(args, e)
+	}
+	keys := []string{s.RoomKey(r.ID), s.LogKey(r.ID)}
+
+	cmd, err := s.savePipeline(ctx, r, keys, args, false)
+	if err == nil && redis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
+		// Nothing of the room was written; the index commands that ran are
+		// the same again below.
+		cmd, err = s.savePipeline(ctx, r, keys, args, true)
+	}
+	if err != nil {
+		return fmt.Errorf("save room %s: %w", r.ID, err)
+	}
+	if err := cmd.Err(); err != nil {
+		return fmt.Errorf("save room %s: %w", r.ID, err)
+	}
+	res, err := cmd.Slice()
+	if err != nil || len(res) != 2 {
+		return fmt.Errorf("save room %s: unexpected script result %v (%v)", r.ID, cmd.Val(), err)
+	}
+	if ok, _ := res[0].(int64); ok != 1 {
+		return fmt.Errorf("save room %s: seq %d, stored %v: %w", r.ID, r.Seq, res[1], store.ErrStaleSeq)
+	}
+	// The room is written. Index commands that failed (the pipeline's other
+	// errors) are left for the next save and the readers to repair: the
+	// save itself must not be reported as failed, or the room would roll
+	// back a move that Redis keeps.
+	return nil
+}
+
+// savePipeline sends the save script and the index updates in one pipeline.
+// err is a failure of the round trip itself; the script's own result is in
+// cmd.
+func (s *Store) savePipeline(ctx context.Context, r store.Room, keys []string, args []any, eval bool) (*redis.Cmd, error) {
+	pipe := s.c.Pipeline()
+	var cmd *redis.Cmd
+	if eval {
+		cmd = saveScript.Eval(ctx, pipe, keys, args...)
+	} else {
+		cmd = saveScript.EvalSha(ctx, pipe, keys, args...)
+	}
+	if r.Live && !r.Finished {
+		// GT: a stale or replayed save never moves a room back in the list.
+		pipe.ZAddGT(ctx, s.LiveKey(), redis.Z{Score: float64(r.UpdatedAt.UnixMicro()), Member: r.ID})
+	} else {
+		pipe.ZRem(ctx, s.LiveKey(), r.ID)
+	}
+	for _, p := range r.Players {
+		if r.Finished {
+			pipe.SRem(ctx, s.PlayerRoomsKey(p), r.ID)
+		} else {
+			pipe.SAdd(ctx, s.PlayerRoomsKey(p), r.ID)
+		}
+	}
+	_, _ = pipe.Exec(ctx) // the errors are in the commands
+	if err := cmd.Err(); err != nil {
+		var reply redis.Error
+		if !errors.As(err, &reply) {
+			return cmd, err // no answer to the script: the round trip failed
+		}
+	}
+	return cmd, nil
+}
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// LoadRoom implements store.Store.
+func (s *Store) LoadRoom(ctx context.Context, id string) (store.Room, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: %w", id, err)
+	}
+	h, err := s.c.HGetAll(ctx, s.RoomKey(id)).Result()
+	if err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: %w", id, err)
+	}
+	if len(h) == 0 {
+		return store.Room{}, fmt.Errorf("load room %s: %w", id, store.ErrNotFound)
+	}
+	r := store.Room{ID: id, Snapshot: []byte(h["snap"]), Live: h["live"] == "1", Finished: h["finished"] == "1"}
+	if r.Seq, err = strconv.ParseInt(h["seq"], 10, 64); err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: seq: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(h["players"]), &r.Players); err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: players: %w", id, err)
+	}
+	us, err := strconv.ParseInt(h["updated"], 10, 64)
+	if err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: updated: %w", id, err)
+	}
+	if t := time.UnixMicro(us); !t.IsZero() {
+		r.UpdatedAt = t.UTC()
+	}
+	return r, nil
+}
+
+// RoomLog implements store.Store: the room's existence and its log are read
+// in one MULTI (one slot).
+func (s *Store) RoomLog(ctx context.Context, id string) ([][]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("room log %s: %w", id, err)
+	}
+	var exists *redis.IntCmd
+	var entries *redis.StringSliceCmd
+	_, err := s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		exists = p.Exists(ctx, s.RoomKey(id))
+		entries = p.LRange(ctx, s.LogKey(id), 0, -1)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("room log %s: %w", id, err)
+	}
+	if exists.Val() == 0 {
+		return nil, fmt.Errorf("room log %s: %w", id, store.ErrNotFound)
+	}
+	out := make([][]byte, len(entries.Val()))
+	for i, e := range entries.Val() {
+		out[i] = []byte(e)
+	}
+	return out, nil
+}
+
+// LiveRooms implements store.Store. Each id is checked against its room's
+// hash; entries of rooms that are no longer live (a lost index update) are
+// skipped and removed.
+func (s *Store) LiveRooms(ctx context.Context, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("live rooms: %w", err)
+	}
+	out := []string{}
+	if limit <= 0 {
+		return out, nil
+	}
+	seen := make(map[string]bool)
+	start := int64(0)
+	for range 8 { // bounded: a lobby page, not a full repair
+		want := int64(limit - len(out))
+		ids, err := s.c.ZRevRange(ctx, s.LiveKey(), start, start+want-1).Result()
+		if err != nil {
+			return nil, fmt.Errorf("live rooms: %w", err)
+		}
+		start += int64(len(ids))
+		fields, err := s.roomFields(ctx, ids, "live", "finished")
+		if err != nil {
+			return nil, fmt.Errorf("live rooms: %w", err)
+		}
+		var stale []any
+		for i, id := range ids {
+			switch f := fields[i]; {
+			case f == nil || f[0] != "1" || f[1] == "1":
+				stale = append(stale, id)
+			case !seen[id]: // the set may shift under concurrent saves
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+		// Best-effort repair; once removed, the entries after them moved up.
+		if len(stale) > 0 && s.c.ZRem(ctx, s.LiveKey(), stale...).Err() == nil {
+			start -= int64(len(stale))
+		}
+		if len(out) >= limit || int64(len(ids)) < want {
+			break
+		}
+	}
+	return out, nil
+}
+
+// roomFields reads fields of the rooms' hashes in one pipeline (rooms of
+// other slots in a cluster: go-redis sends each node its part). A missing
+// room gives nil.
+func (s *Store) roomFields(ctx context.Context, ids []string, fields ...string) ([][]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	pipe := s.c.Pipeline()
+	cmds := make([]*redis.SliceCmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = pipe.HMGet(ctx, s.RoomKey(id), fields...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(ids))
+	for i, c := range cmds {
+		vals := c.Val()
+		if len(vals) == 0 || vals[0] == nil {
+			continue
+		}
+		row := make([]string, len(vals))
+		for j, v := range vals {
+			row[j], _ = v.(string)
+		}
+		out[i] = row
+	}
+	return out, nil
+}
+
+// SavePlayer implements store.Store.
+func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("save player %s: %w", p.ID, err)
+	}
+	if p.ID == "" || p.TokenHash == "" {
+		return fmt.Errorf("save player %q: empty id or token hash", p.ID)
+	}
+	if err := s.c.HSet(ctx, s.PlayerKey(p.TokenHash), "id", p.ID, "name", p.Name).Err(); err != nil {
+		return fmt.Errorf("save player %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+// PlayerByToken implements store.Store.
+func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Player{}, fmt.Errorf("player by token: %w", err)
+	}
+	h, err := s.c.HGetAll(ctx, s.PlayerKey(tokenHash)).Result()
+	if err != nil {
+		return store.Player{}, fmt.Errorf("player by token: %w", err)
+	}
+	if h["id"] == "" {
+		return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
+	}
+	return store.Player{ID: h["id"], Name: h["name"], TokenHash: tokenHash}, nil
+}
+
+// PlayerRooms implements store.Store. Each id is checked against its room's
+// hash (the player is seated and the room is not finished); other entries
+// (a lost index update, a player who left, an expired room) are skipped and
+// removed.
+func (s *Store) PlayerRooms(ctx context.Context, playerID string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("player rooms %s: %w", playerID, err)
+	}
+	ids, err := s.c.SMembers(ctx, s.PlayerRoomsKey(playerID)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("player rooms %s: %w", playerID, err)
+	}
+	fields, err := s.roomFields(ctx, ids, "players", "finished")
+	if err != nil {
+		return nil, fmt.Errorf("player rooms %s: %w", playerID, err)
+	}
+	out := []string{}
+	var stale []any
+	for i, id := range ids {
+		if f := fields[i]; f != nil && f[1] != "1" && seated(f[0], playerID) {
+			out = append(out, id)
+		} else {
+			stale = append(stale, id)
+		}
+	}
+	if len(stale) > 0 {
+		_ = s.c.SRem(ctx, s.PlayerRoomsKey(playerID), stale...).Err() // best-effort repair
+	}
+	return out, nil
+}
+
+func seated(playersJSON, playerID string) bool {
+	var players []string
+	if json.Unmarshal([]byte(playersJSON), &players) != nil {
+		return false
+	}
+	for _, p := range players {
+		if p == playerID {
+			return true
+		}
+	}
+	return false
+}
+
+// Ping implements store.Store (for /readyz).
+func (s *Store) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("ping redis: %w", err)
+	}
+	if err := s.c.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("ping redis: %w", err)
+	}
+	return nil
+}
+
+// Close implements store.Store: it closes the client if New made it.
+func (s *Store) Close() error {
+	if !s.own {
+		return nil
+	}
+	return s.c.Close()
+}
