@@ -191,17 +191,34 @@ type board struct {
 // their k-th tile identically, and place it identically when their empty
 // cells are the same.
 func (b *board) spawn() {
-	empty := b.grid.empties()
-	if len(empty) == 0 {
+	empty := 0
+	for r := range Size {
+		for c := range Size {
+			if b.grid.cells[r][c] == 0 {
+				empty++
+			}
+		}
+	}
+	if empty == 0 {
 		return
 	}
 	value := 2
 	if tenth, _ := bits.Mul64(b.rng.Uint64(), 10); tenth >= 8 {
 		value = 4
 	}
-	idx, _ := bits.Mul64(b.rng.Uint64(), uint64(len(empty)))
-	c := empty[idx]
-	b.grid.cells[c.row-1][c.col-1] = value
+	idx, _ := bits.Mul64(b.rng.Uint64(), uint64(empty))
+	for r := range Size {
+		for c := range Size {
+			if b.grid.cells[r][c] != 0 {
+				continue
+			}
+			if idx == 0 {
+				b.grid.cells[r][c] = value
+				return
+			}
+			idx--
+		}
+	}
 }
 
 // state is a game of 2048 in progress: one board per seat.
