@@ -17,20 +17,19 @@ const (
 
 // bots are the bot levels by id.
 var bots = map[string]engine.Bot{
-	LevelFacil:   seedBot(chooseFacil),
-	LevelNormal:  seedBot(minimaxChooser(depthNormal)),
-	LevelDificil: seedBot(minimaxChooser(depthDificil)),
+	LevelFacil:    seedBot(chooseFacil),
+	LevelNormal:   seedBot(minimaxChooser(depthNormal)),
+	LevelDificil:  seedBot(minimaxChooser(depthDificil)),
+	LevelPerfeito: stateBot(choosePerfect),
 }
 
 // mover chooses a movement for the player to move in a position of the
 // movement phase in which some piece of that player can move.
 type mover func(p *position, deadline time.Time) movement
 
-// seedBot wraps a movement-phase chooser into a bot that plays the seed's
-// obter_movimento_auto: the placement priorities while placing, the pass of
-// the first piece in reading order when every piece is blocked, and choose
-// otherwise.
-func seedBot(choose mover) engine.Bot {
+// stateBot wraps a chooser of a legal move for the player to move into an
+// engine.Bot: it checks that s is a morris state in which seat is to move.
+func stateBot(choose func(s *state, deadline time.Time) movement) engine.Bot {
 	return func(es engine.State, seat int, _ *rand.Rand, deadline time.Time) (string, error) {
 		s, ok := es.(*state)
 		if !ok {
@@ -41,8 +40,18 @@ func seedBot(choose mover) engine.Bot {
 		} else if turn != seat {
 			return "", fmt.Errorf("morris bot: seat %d is not to move", seat)
 		}
-		return chooseSeedMove(&s.pos, choose, deadline).String(), nil
+		return choose(s, deadline).String(), nil
 	}
+}
+
+// seedBot wraps a movement-phase chooser into a bot that plays the seed's
+// obter_movimento_auto: the placement priorities while placing, the pass of
+// the first piece in reading order when every piece is blocked, and choose
+// otherwise.
+func seedBot(choose mover) engine.Bot {
+	return stateBot(func(s *state, deadline time.Time) movement {
+		return chooseSeedMove(&s.pos, choose, deadline)
+	})
 }
 
 // chooseSeedMove is the seed's obter_movimento_auto for the player to move.

@@ -41,6 +41,8 @@ const (
 	LevelNormal = "normal"
 	// LevelDificil is the seed's minimax (Algorithm 1) of depth 5.
 	LevelDificil = "dificil"
+	// LevelPerfeito (ours) plays perfectly from the solved game.
+	LevelPerfeito = "perfeito"
 )
 
 // game is the morris engine.Game.
@@ -69,6 +71,7 @@ func (game) Info() engine.Info {
 			{ID: LevelFacil, Description: "Seed level facil: places by the seed's priorities (win, block, centre, corner, side); moves the first piece in reading order that can move to its first free neighbour.", Deterministic: true},
 			{ID: LevelNormal, Description: "Seed level normal: places like facil; moves by the seed's minimax of depth 1 (the first winning move, else facil's move).", Deterministic: true},
 			{ID: LevelDificil, Description: "Seed level dificil: places like facil; moves by the seed's minimax of depth 5, taking the first move of best value.", Deterministic: true},
+			{ID: LevelPerfeito, Description: "Ours: plays perfectly from the solved game (every position worked out backwards from the won ones): wins as fast as it can, loses as slowly as it can, and takes a repetition draw rather than lose; first move in reading order among equals.", Deterministic: true},
 		},
 	}
 }

@@ -103,9 +103,6 @@ func (s Setup) position() (position, error) {
 		}
 	}
 	nx, no := p.board.count(pieceX), p.board.count(pieceO)
-	if nx > piecesEach || no > piecesEach {
-		return p, badSetup("X has %d pieces and O %d, at most %d each", nx, no, piecesEach)
-	}
 	switch s.ToMove {
 	case "X":
 		p.toMove = pieceX
@@ -119,20 +116,33 @@ func (s Setup) position() (position, error) {
 	default:
 		return p, badSetup("toMove is %q, want \"X\" or \"O\"", s.ToMove)
 	}
+	if err := p.validate(); err != nil {
+		return p, badSetup("%v", err)
+	}
+	return p, nil
+}
+
+// validate reports why p cannot occur in a game, or nil when it can; see
+// Setup.position for the rules.
+func (p position) validate() error {
+	nx, no := p.board.count(pieceX), p.board.count(pieceO)
+	if nx > piecesEach || no > piecesEach {
+		return fmt.Errorf("X has %d pieces and O %d, at most %d each", nx, no, piecesEach)
+	}
 	placing := nx < piecesEach || no < piecesEach
 	switch {
 	case placing && p.toMove == pieceX && nx != no:
-		return p, badSetup("X to move while placing needs as many X as O pieces, have %d X and %d O", nx, no)
+		return fmt.Errorf("X to move while placing needs as many X as O pieces, have %d X and %d O", nx, no)
 	case placing && p.toMove == pieceO && nx != no+1:
-		return p, badSetup("O to move while placing needs one X piece more than O, have %d X and %d O", nx, no)
+		return fmt.Errorf("O to move while placing needs one X piece more than O, have %d X and %d O", nx, no)
 	}
 	switch xLine, oLine := p.board.winners(); {
 	case xLine && oLine:
-		return p, badSetup("both X and O have a line")
+		return errors.New("both X and O have a line")
 	case xLine && p.toMove == pieceX, oLine && p.toMove == pieceO:
-		return p, badSetup("%v has a line but is to move: a line ends the game", p.toMove)
+		return fmt.Errorf("%v has a line but is to move: a line ends the game", p.toMove)
 	}
-	return p, nil
+	return nil
 }
 
 // parseMove reads move notation: a point ("b2") to place, or two points
