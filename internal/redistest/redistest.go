@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -193,6 +194,27 @@ func (s *Server) Restart() {
 	s.t.Fatalf("redistest: restarting redis-server on %s: %v", s.Addr(), err)
 }
 
+// Pause freezes the server (SIGSTOP): connections stay open and requests
+// are accepted by the kernel but get no answer, as with a hung or
+// partitioned Redis. Resume lets it go on, and it then executes what it
+// received meanwhile.
+func (s *Server) Pause() { s.signal(syscall.SIGSTOP) }
+
+// Resume undoes Pause (SIGCONT).
+func (s *Server) Resume() { s.signal(syscall.SIGCONT) }
+
+func (s *Server) signal(sig syscall.Signal) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		s.t.Fatalf("redistest: signal %v to a stopped server", sig)
+	}
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatalf("redistest: signal %v: %v", sig, err)
+	}
+}
+
 func (s *Server) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -244,6 +266,7 @@ func (s *Server) kill() {
 	if s.cmd == nil {
 		return
 	}
+	_ = s.cmd.Process.Signal(syscall.SIGCONT) // in case it was paused
 	_ = s.cmd.Process.Kill()
 	<-s.done
 	s.cmd = nil
