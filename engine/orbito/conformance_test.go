@@ -15,9 +15,9 @@ var probes = []string{"", "zz", "a0", "a", "b2 ", " b2", "B2", "b02", "k1", "a11
 // TestConformance runs the shared engine checks on every variant, with the
 // game's own invariants after every move.
 func TestConformance(t *testing.T) {
-	games := map[int]int{2: 400, 3: 200, 4: 100, 5: 60}
+	games := map[int]int{2: 250, 3: 80, 4: 30, 5: 15}
 	if testing.Short() {
-		games = map[int]int{2: 100, 3: 40, 4: 20, 5: 10}
+		games = map[int]int{2: 50, 3: 20, 4: 8, 5: 4}
 	}
 	for n := minOrbits; n <= maxOrbits; n++ {
 		variant := strconv.Itoa(n)
@@ -26,6 +26,25 @@ func TestConformance(t *testing.T) {
 				Variant:   variant,
 				Games:     games[n],
 				MaxPlies:  4 * n * n,
+				Probes:    probes,
+				Invariant: checkTurnInvariants,
+			})
+		})
+	}
+}
+
+// TestConformanceFromSeedSetups runs the shared checks from the seed's
+// printed bot positions, white to move included (a side to move with as
+// many stones as the other): every position reached from them must play,
+// snapshot and restore like any other.
+func TestConformanceFromSeedSetups(t *testing.T) {
+	for _, toMove := range []string{"black", "white"} {
+		t.Run(toMove, func(t *testing.T) {
+			enginetest.Check(t, Game(), enginetest.Config{
+				Variant:   "2",
+				Setup:     setupJSON(t, seedBlack, seedWhite, toMove),
+				Games:     100,
+				MaxPlies:  16,
 				Probes:    probes,
 				Invariant: checkTurnInvariants,
 			})

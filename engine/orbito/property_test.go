@@ -27,7 +27,7 @@ func randomPosition(n int, rng *rand.Rand, plies int) *state {
 // turn invariants after every move and that every game ends by the time the
 // board is full.
 func TestRandomGames(t *testing.T) {
-	games := map[int]int{2: 3000, 3: 1000, 4: 400, 5: 200}
+	games := map[int]int{2: 2000, 3: 600, 4: 200, 5: 100}
 	rng := rand.New(rand.NewPCG(1, 2))
 	reasons := map[string]int{}
 	for n := minOrbits; n <= maxOrbits; n++ {
@@ -153,7 +153,7 @@ func seedNormal(s *state) int {
 // the seed's strategies on thousands of random positions of every size, and
 // checks that they answer a legal move without changing the state.
 func TestBotsMatchSeedWording(t *testing.T) {
-	positions := map[int]int{2: 2000, 3: 1000, 4: 500, 5: 300}
+	positions := map[int]int{2: 1500, 3: 600, 4: 250, 5: 120}
 	refs := map[string]func(*state) int{"facil": seedFacil, "normal": seedNormal}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := minOrbits; n <= maxOrbits; n++ {
