@@ -49,3 +49,20 @@ func TestDefaultRetention(t *testing.T) {
 		t.Fatalf("a finished room under the default retention (%v) is gone: %v", memstore.DefaultRetention, err)
 	}
 }
+
+// BenchmarkSaveRoom is the in-memory counterpart of redisstore's benchmark:
+// one move (a 2 KiB snapshot, one log entry, two players, live) per op.
+func BenchmarkSaveRoom(b *testing.B) {
+	s := memstore.New()
+	ctx := context.Background()
+	snap := make([]byte, 2048)
+	seq := int64(0)
+	for b.Loop() {
+		seq++
+		err := s.SaveRoom(ctx, store.Room{ID: "bench", Seq: seq, Snapshot: snap,
+			Append: [][]byte{[]byte(`{"seat":0,"move":"a1"}`)}, Players: []string{"a", "b"}, Live: true, UpdatedAt: time.Now()})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -342,6 +342,51 @@ func TestOutage(t *testing.T) {
 	}
 }
 
+// TestHungRedis freezes Redis while a save is in flight. The save fails at
+// the caller's deadline, but its outcome is unknown: Redis received it and
+// applies it once it runs again. A room must therefore treat any error other
+// than ErrStaleSeq as "maybe saved": reload from the store (LoadRoom is the
+// truth) before going on. Saving the same seq again is refused as stale.
+func TestHungRedis(t *testing.T) {
+	srv := redistest.StartServer(t)
+	s := newStore(t, srv.Addr())
+	defer s.Close()
+	ctx := context.Background()
+	room := func(seq int64) store.Room {
+		return store.Room{ID: "g", Seq: seq, Snapshot: []byte(fmt.Sprint(seq)), Append: [][]byte{[]byte(fmt.Sprint(seq))}, UpdatedAt: time.Now()}
+	}
+	if err := s.SaveRoom(ctx, room(1)); err != nil {
+		t.Fatal(err)
+	}
+	srv.Pause()
+	dctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	start := time.Now()
+	err := s.SaveRoom(dctx, room(2))
+	cancel()
+	if err == nil || errors.Is(err, store.ErrStaleSeq) {
+		t.Fatalf("save with Redis frozen: error %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("save with Redis frozen took %v to fail", d)
+	}
+	t.Logf("with Redis frozen the save failed in %v: %v", time.Since(start).Round(time.Millisecond), err)
+	srv.Resume()
+
+	r, err := s.LoadRoom(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Seq != 2 {
+		t.Fatalf("after Redis resumed the room is at seq %d; Redis applies the save it had received (seq 2)", r.Seq)
+	}
+	if err := s.SaveRoom(ctx, room(2)); !errors.Is(err, store.ErrStaleSeq) {
+		t.Fatalf("saving seq 2 again: %v, want ErrStaleSeq", err)
+	}
+	if l, err := s.RoomLog(ctx, "g"); err != nil || len(l) != 2 {
+		t.Fatalf("log = %q, %v; want 2 entries, the unknown-outcome save applied once", l, err)
+	}
+}
+
 // BenchmarkSaveRoom saves one move (a 2 KiB snapshot, one log entry, two
 // players, live) per op and reports the round trips per save.
 func BenchmarkSaveRoom(b *testing.B) {
@@ -365,4 +410,25 @@ func BenchmarkSaveRoom(b *testing.B) {
 		save()
 	}
 	b.ReportMetric(float64(h.n.Load())/float64(b.N), "roundtrips/op")
+}
+
+// BenchmarkSaveRoomParallel saves moves of many rooms at once, as many room
+// goroutines do, each room on its own seq.
+func BenchmarkSaveRoomParallel(b *testing.B) {
+	addr := redistest.Start(b)
+	s, _, _ := countingStore(b, addr)
+	snap := []byte(strings.Repeat("x", 2048))
+	var rooms atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		id := fmt.Sprintf("room-%d", rooms.Add(1))
+		ctx := context.Background()
+		for seq := int64(1); pb.Next(); seq++ {
+			err := s.SaveRoom(ctx, store.Room{ID: id, Seq: seq, Snapshot: snap,
+				Append: [][]byte{[]byte(`{"seat":0,"move":"a1"}`)}, Players: []string{"a", "b"}, Live: true, UpdatedAt: time.Now()})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
