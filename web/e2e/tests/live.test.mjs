@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launch, person, closeAll, noErrors, createRoom, waitStatus, whoseTurn, statusOf,
-  act, waitFor, seqOf, DESKTOP,
+  act, waitFor, seqOf, shoot, DESKTOP,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -22,6 +22,19 @@ test('a game against a bot, to the end', async () => {
   await createRoom(alice, 'orbito', { variant: '2', opponent: 'bot', level: 'normal', seat: 0 });
   await waitStatus(alice.page, 'playing');
   assert.match(await alice.page.locator('.players').textContent(), /bot normal/);
+  // The first move by keyboard alone: Tab to the board's cursor cell, arrows
+  // move it, Enter plays. Cells carry screen-reader labels.
+  await whoseTurn([alice]);
+  const cursor = alice.page.locator('[role=gridcell][tabindex="0"]');
+  await cursor.focus();
+  await alice.page.keyboard.press('ArrowUp');
+  await alice.page.keyboard.press('ArrowLeft');
+  const focused = await alice.page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  assert.match(focused, /^[a-d][1-4], empty, legal$/);
+  const before = await seqOf(alice.page);
+  await alice.page.keyboard.press('Enter');
+  await waitFor(async () => (await seqOf(alice.page)) > before, 'the keyboard move');
+  assert.ok((await alice.page.locator('ol.moves > li').first().textContent()).endsWith(focused.split(',')[0]));
   while ((await statusOf(alice.page)) !== 'finished') {
     await whoseTurn([alice]).catch(async (e) => { if ((await statusOf(alice.page)) !== 'finished') throw e; });
     if ((await statusOf(alice.page)) === 'finished') break;
@@ -102,6 +115,7 @@ test('names and chat are text, never HTML', async () => {
   assert.match(await line.textContent(), /<script>alert\(2\)<\/script><b>bold<\/b>/);
   assert.ok((await bob.page.locator('.pname').allTextContents()).includes(evil));
   await waitFor(async () => (await lobby.page.locator('.live-table .players-cell').allTextContents()).some((t) => t.includes(evil)), 'the lobby to list the name as text');
+  await shoot(lobby.page, 'lobby');
   for (const p of [mallory, bob, lobby]) {
     assert.equal(await p.page.locator('main img, main script, .chat-list b:not(.from)').count(), 0, 'no element was made from the text');
   }

@@ -22,7 +22,7 @@ function askName() {
   return new Promise((resolve) => {
     const done = (e) => {
       e.preventDefault();
-      const v = input.value.trim().slice(0, 24);
+      const v = input.value.trim().slice(0, 32);
       if (!v) { input.focus(); return; }
       store.name = v;
       $('#name-form').removeEventListener('submit', done);
@@ -426,9 +426,14 @@ function roomView(main, room, watch) {
     if (role === 'spectator' && st.status !== 'finished') controls.append(h('span', { class: 'muted' }, 'You are watching.'));
   }
 
+  function seatTag(k) {
+    if (st.game === '2048') return nameAt(k);
+    if (st.game === 'queens') return k === 0 ? '1st' : '2nd';
+    return k === 0 ? 'X' : 'O';
+  }
   function renderMoves() {
     movesEl.replaceChildren(...moves.map((m, i) => h('li', { class: replay === i + 1 ? 'at' : '' },
-      m.seat != null && st.game !== '2048' ? `${seatLabel(st.game, st.variant, m.seat).split(' ').pop()} ` : m.seat != null ? `${nameAt(m.seat)} ` : '', m.move)));
+      m.seat != null ? `${seatTag(m.seat)} ` : '', m.move)));
     movesEl.scrollTop = movesEl.scrollHeight;
   }
 

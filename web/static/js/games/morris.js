@@ -5,7 +5,7 @@
 import { s } from '../dom.js';
 import { Grid, legalFor, mark, stoneWord } from './common.js';
 
-const S = 160, M = 60, LET = 'abc';
+const S = 160, M = 100, LET = 'abc';
 const P = (i) => M + i * S;
 const coord = (r, c) => `${LET[c]}${r + 1}`;
 
@@ -19,8 +19,8 @@ export function create(ctx) {
   }
   lines.push([0, 0, 2, 2], [0, 2, 2, 0]);
   for (const [r1, c1, r2, c2] of lines) svg.append(s('line', { x1: P(c1), y1: P(r1), x2: P(c2), y2: P(r2), class: 'line' }));
-  for (let c = 0; c < 3; c++) svg.append(s('text', { x: P(c), y: M / 2 - 4, class: 'coord' }, LET[c]));
-  for (let r = 0; r < 3; r++) svg.append(s('text', { x: M / 2 - 14, y: P(r) + 8, class: 'coord' }, String(r + 1)));
+  for (let c = 0; c < 3; c++) svg.append(s('text', { x: P(c), y: 34, class: 'coord' }, LET[c]));
+  for (let r = 0; r < 3; r++) svg.append(s('text', { x: 26, y: P(r) + 8, class: 'coord' }, String(r + 1)));
 
   const grid = new Grid(svg, 3, 3, (r, c) => activate(r, c));
   const cells = [], pieces = [];
@@ -85,7 +85,7 @@ export function create(ctx) {
       cell.classList.toggle('selected', from === m);
       cell.classList.toggle('last', lastTo === m);
       cell.setAttribute('aria-label', `${m}, ${stoneWord(ch, 'morris')}${from === m ? ', selected' : ''}${ok ? (from ? ', can move here' : ch === '.' ? ', legal' : ', can move') : ''}`);
-      pieces[r][c].replaceChildren(...(ch === '.' ? [] : [mark(ch === 'X' ? 0 : 1, P(c), P(r), S * 0.3)]));
+      pieces[r][c].replaceChildren(...(ch === '.' ? [] : [mark(ch === 'X' ? 0 : 1, P(c), P(r), S * 0.27)]));
     }
     ctx.setPass && ctx.setPass(legal.find((x) => x.length === 4 && x.slice(0, 2) === x.slice(2)) || null, 'Pass (blocked)');
   }
