@@ -15,7 +15,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
@@ -91,7 +93,7 @@ func (game) New(variant string, rawSetup json.RawMessage, _ uint64) (engine.Stat
 // is not already over.
 func parseSetup(g *geometry, variant string, raw []byte) (*state, error) {
 	var in setup
-	if err := decodeStrict(raw, &in); err != nil {
+	if err := decodeStrict(raw, &in, "black", "white", "toMove"); err != nil {
 		return nil, err
 	}
 	if in.ToMove == nil {
@@ -156,9 +158,24 @@ func parseColour(s string) (stone, error) {
 	return empty, fmt.Errorf(`%q is not a colour (want "black" or "white")`, s)
 }
 
-// decodeStrict decodes exactly one JSON value into v, refusing unknown
-// fields and trailing data.
-func decodeStrict(raw []byte, v any) error {
+// decodeStrict decodes exactly one JSON object into v, refusing unknown
+// fields, field names in another case (which encoding/json would otherwise
+// match) and trailing data. fields are the allowed field names.
+func decodeStrict(raw []byte, v any, fields ...string) error {
+	var keys map[string]json.RawMessage
+	if err := decodeOne(raw, &keys); err != nil {
+		return err
+	}
+	for k := range keys {
+		if !slices.Contains(fields, k) {
+			return fmt.Errorf("unknown field %q (want %s)", k, strings.Join(fields, ", "))
+		}
+	}
+	return decodeOne(raw, v)
+}
+
+// decodeOne decodes exactly one JSON value into v.
+func decodeOne(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -174,7 +191,7 @@ func decodeStrict(raw []byte, v any) error {
 // snapshot is a position play can reach (finished games included).
 func (game) Restore(raw []byte) (engine.State, error) {
 	var snap snapshot
-	if err := decodeStrict(raw, &snap); err != nil {
+	if err := decodeStrict(raw, &snap, "variant", "board", "toMove"); err != nil {
 		return nil, fmt.Errorf("orbito snapshot: %w", err)
 	}
 	g, err := geometryOf(snap.Variant)

@@ -54,6 +54,7 @@ func TestNewSetupRefused(t *testing.T) {
 		{"not JSON", `{`, "malformed JSON"},
 		{"not an object", `[1,2]`, "malformed JSON"},
 		{"unknown field", `{"black":[],"white":[],"toMove":"black","k":4}`, "unknown field"},
+		{"field in another case", `{"Black":["a1"],"toMove":"white"}`, `unknown field "Black"`},
 		{"wrong type", `{"black":"a1","toMove":"black"}`, "malformed JSON"},
 		{"number square", `{"black":[1],"toMove":"black"}`, "malformed JSON"},
 		{"trailing data", `{"toMove":"black"} {}`, "data after the object"},
