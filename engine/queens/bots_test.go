@@ -30,7 +30,7 @@ func randomPositions(t testing.TB, games int) []*state {
 // TestSeedBotsAgainstReference: apressado plays the first of Legal and
 // gulosa the naive reference's greedy move, in positions from random games.
 func TestSeedBotsAgainstReference(t *testing.T) {
-	for i, s := range randomPositions(t, 40) {
+	for i, s := range randomPositions(t, 16) {
 		seat := s.toMove
 		got, err := apressado(s.Clone(), seat, nil, time.Time{})
 		if err != nil {
@@ -113,7 +113,7 @@ func TestRoletaUniform(t *testing.T) {
 // both seats. The games are deterministic (no deadline).
 func TestForteStrength(t *testing.T) {
 	for _, opp := range []string{LevelApressado, LevelRoleta, LevelGulosa} {
-		wins, games := 0, 6
+		wins, games := 0, 4
 		for i := range games {
 			levels, me := [2]string{LevelForte, opp}, First
 			if i%2 == 1 {

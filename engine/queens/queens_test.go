@@ -23,7 +23,7 @@ var probes = []string{
 // TestConformance runs the shared engine checks over random games of every
 // variant and this game's own invariants after every move.
 func TestConformance(t *testing.T) {
-	games := map[string]int{"tradicional": 100, "grande": 8, "impar": 20, "x-random": 100}
+	games := map[string]int{"tradicional": 60, "grande": 5, "impar": 12, "x-random": 60}
 	for _, v := range variants {
 		t.Run(v.id, func(t *testing.T) {
 			enginetest.Check(t, Game(), enginetest.Config{
@@ -50,7 +50,7 @@ func TestConformanceFromSetups(t *testing.T) {
 	for _, su := range setups {
 		t.Run(su.variant, func(t *testing.T) {
 			enginetest.Check(t, Game(), enginetest.Config{
-				Variant: su.variant, Setup: json.RawMessage(su.setup), Games: 20,
+				Variant: su.variant, Setup: json.RawMessage(su.setup), Games: 8,
 				MaxPlies: 2 * maxSize * maxSize, Probes: probes, Invariant: checkInvariants,
 			})
 		})
