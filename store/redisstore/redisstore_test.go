@@ -413,10 +413,12 @@ func BenchmarkSaveRoom(b *testing.B) {
 }
 
 // BenchmarkSaveRoomParallel saves moves of many rooms at once, as many room
-// goroutines do, each room on its own seq.
+// goroutines do, each room on its own seq: 8 rooms per GOMAXPROCS, since a
+// save mostly waits on the network.
 func BenchmarkSaveRoomParallel(b *testing.B) {
 	addr := redistest.Start(b)
 	s, _, _ := countingStore(b, addr)
+	b.SetParallelism(8)
 	snap := []byte(strings.Repeat("x", 2048))
 	var rooms atomic.Int64
 	b.RunParallel(func(pb *testing.PB) {
