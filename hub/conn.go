@@ -22,6 +22,10 @@ type conn struct {
 	start  time.Time
 	send   chan *protocol.Frame
 	quit   chan struct{}
+	// readerDone is closed when the reader has exited: the writer waits
+	// for it (a little) after its close frame, so the peer reads the close
+	// code before the socket goes away.
+	readerDone chan struct{}
 
 	// playerID and name are set once by hello, before the connection
 	// talks to any room (the channel send to the room orders it).
@@ -122,6 +126,12 @@ func (c *conn) writer() {
 			if code != websocket.CloseAbnormalClosure {
 				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
 					time.Now().Add(c.h.cfg.WriteWait))
+				t := time.NewTimer(closeGrace)
+				select {
+				case <-c.readerDone:
+				case <-t.C:
+				}
+				t.Stop()
 			}
 			return
 		}
@@ -168,12 +178,15 @@ func (c *conn) reader() {
 			return
 		}
 		_ = c.ws.SetReadDeadline(time.Now().Add(h.cfg.PongWait))
+		if c.isClosed() {
+			continue // closing: wait for the peer's close frame
+		}
 		if !c.allow(time.Now()) {
 			c.violations++
 			if c.violations > h.cfg.MaxViolations {
 				h.log.Info("flooding client dropped", zap.Uint64("conn", c.id), zap.String("player", c.playerID))
 				c.kill(protocol.ClosePolicy, "too many messages")
-				return
+				continue
 			}
 			c.errorTo(nil, "", protocol.Errorf(protocol.CodeRateLimited, "slow down: at most %g messages a second", h.cfg.Rate))
 			continue
@@ -187,8 +200,19 @@ func (c *conn) errorTo(id json.RawMessage, room string, e *protocol.Error) {
 	c.Send(protocol.ErrorFrame(id, room, e))
 }
 
+func (c *conn) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// closeGrace is how long the writer waits for the peer to answer its close
+// frame before closing the socket.
+const closeGrace = time.Second
+
 func (c *conn) cleanup() {
 	h := c.h
+	defer close(c.readerDone)
 	c.mu.Lock()
 	c.closed = true
 	if c.closeCode == 0 {

@@ -162,7 +162,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
 		send: make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
-		rooms: map[string]*rooms.Room{}}
+		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}}
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
