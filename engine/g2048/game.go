@@ -227,34 +227,40 @@ type state struct {
 	boards  []board
 }
 
+// Variant is "solo" or "race".
 func (s *state) Variant() string { return s.variant }
 
+// Seats is 1 in solo, 2 in a race.
 func (s *state) Seats() int { return len(s.boards) }
 
+// Apply plays move (N, S, E or W) on seat's board, then spawns a tile on
+// it. A refused move is an *engine.Error and changes nothing.
 func (s *state) Apply(seat int, move string) error {
 	if seat < 0 || seat >= len(s.boards) {
 		return engine.Errorf(engine.CodeNotYourTurn, "seat %d is not a seat of 2048 %s", seat, s.variant)
 	}
-	if s.Outcome().Over {
-		return engine.Errorf(engine.CodeGameOver, "the game is over")
-	}
 	b := &s.boards[seat]
 	if b.grid.finished() {
+		if s.Outcome().Over {
+			return engine.Errorf(engine.CodeGameOver, "the game is over")
+		}
 		return engine.Errorf(engine.CodeGameOver, "the board of seat %d is finished", seat)
 	}
 	d, err := parseDirection(move)
 	if err != nil {
 		return engine.Errorf(engine.CodeIllegalMove, "%v", err)
 	}
-	next := b.grid
-	if !next.reduce(d) {
+	if !b.grid.canMove(d) {
 		return engine.Errorf(engine.CodeIllegalMove, "%s: nothing moves", d)
 	}
-	b.grid = next
+	b.grid.reduce(d)
 	b.spawn()
 	return nil
 }
 
+// Legal lists the directions that change seat's board, in the order N, S,
+// E, W; nil when the seat is out of range, its board is finished or the
+// game is over.
 func (s *state) Legal(seat int) []string {
 	if seat < 0 || seat >= len(s.boards) || s.Outcome().Over {
 		return nil
@@ -278,6 +284,7 @@ func (s *state) Turn() (int, bool) {
 	return -1, false
 }
 
+// Outcome is over once every board is finished; see the Reason constants.
 func (s *state) Outcome() engine.Outcome {
 	for i := range s.boards {
 		if !s.boards[i].grid.finished() {
@@ -336,6 +343,7 @@ func (s *state) Extra() map[string]any {
 	return map[string]any{"finished": done}
 }
 
+// Clone returns an independent copy, generators included.
 func (s *state) Clone() engine.State {
 	c := &state{variant: s.variant, boards: make([]board, len(s.boards))}
 	copy(c.boards, s.boards) // grids and generators are plain values
@@ -424,6 +432,7 @@ func (game) Restore(snapshot []byte) (engine.State, error) {
 	return s, nil
 }
 
+// Bot returns the bot of the given level: only LevelGuloso.
 func (game) Bot(level string) (engine.Bot, bool) {
 	switch level {
 	case LevelGuloso:

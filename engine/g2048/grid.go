@@ -138,25 +138,27 @@ func (g *grid) empties() []coord {
 	return out
 }
 
-// line returns the four cells of line i for a move in direction d, from
-// the cell nearest the wall the tiles slide towards to the farthest: for W,
-// row i from the left; for E, row i from the right; for N, column i from the
-// top; for S, column i from the bottom.
-func line(d Direction, i int) [Size][2]int {
-	var out [Size][2]int
-	for k := range Size {
-		switch d {
-		case West:
-			out[k] = [2]int{i, k}
-		case East:
-			out[k] = [2]int{i, Size - 1 - k}
-		case North:
-			out[k] = [2]int{k, i}
-		case South:
-			out[k] = [2]int{Size - 1 - k, i}
+// lines[d][i] lists the four cells (row, column from 0) of line i for a
+// move in direction d, from the cell nearest the wall the tiles slide
+// towards to the farthest: for W, row i from the left; for E, row i from the
+// right; for N, column i from the top; for S, column i from the bottom.
+var lines = buildLines()
+
+func buildLines() (out [4][Size][Size][2]int) {
+	for i := range Size {
+		for k := range Size {
+			out[West][i][k] = [2]int{i, k}
+			out[East][i][k] = [2]int{i, Size - 1 - k}
+			out[North][i][k] = [2]int{k, i}
+			out[South][i][k] = [2]int{Size - 1 - k, i}
 		}
 	}
 	return out
+}
+
+// line returns the cells of line i for a move in direction d (see lines).
+func line(d Direction, i int) *[Size][2]int {
+	return &lines[d][i]
 }
 
 // reduce slides and merges every tile in direction d (tabuleiro_reduz),
