@@ -88,7 +88,7 @@ func BenchmarkBitboardMove(b *testing.B) {
 	bb := bitboardOf(&s.boards[0].grid)
 	i := 0
 	for b.Loop() {
-		next, _ := bb.Move(Directions[i&3])
+		next, _ := bb.Move(directions[i&3])
 		bb ^= next & 1 // keep the result alive without changing the position much
 		i++
 	}

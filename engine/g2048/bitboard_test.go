@@ -123,7 +123,7 @@ func TestBitboardMoveMatchesGrid(t *testing.T) {
 	for range 20000 {
 		rows := randomRows(rng, 1+rng.IntN(14))
 		b, _ := NewBitboard(rows)
-		for _, d := range Directions {
+		for _, d := range directions {
 			g := grid{cells: rows}
 			changed := g.reduce(d)
 			next, score := b.Move(d)

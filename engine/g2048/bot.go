@@ -47,7 +47,7 @@ func guloso(s engine.State, seat int, _ *rand.Rand, _ time.Time) (string, error)
 	b := bitboardOf(&st.boards[seat].grid)
 	best := ""
 	var bestTotal, bestCells int64
-	for _, d := range Directions {
+	for _, d := range directions {
 		next, _ := b.Move(d)
 		if next == b {
 			continue
@@ -94,7 +94,7 @@ func expectAfterSpawn(b Bitboard) (total, cells int64) {
 // one move, or lostValue when no move changes b (the game would be over).
 func bestEvaluation(b Bitboard) int64 {
 	best := lostValue
-	for _, d := range Directions {
+	for _, d := range directions {
 		if next, _ := b.Move(d); next != b {
 			best = max(best, next.Evaluate())
 		}

@@ -28,7 +28,7 @@ func gulosoBot(t testing.TB) engine.Bot {
 func referenceGuloso(g grid) string {
 	best := ""
 	bestValue := new(big.Rat)
-	for _, d := range Directions {
+	for _, d := range directions {
 		after := g
 		if !after.reduce(d) {
 			continue
@@ -43,7 +43,7 @@ func referenceGuloso(g grid) string {
 				withTile := after
 				withTile.cells[c.row-1][c.col-1] = spawn.tile
 				horizon := lostValue
-				for _, d2 := range Directions {
+				for _, d2 := range directions {
 					next := withTile
 					if next.reduce(d2) {
 						horizon = max(horizon, bitboardOf(&next).Evaluate())

@@ -267,7 +267,7 @@ func (s *state) Legal(seat int) []string {
 	}
 	var out []string
 	g := &s.boards[seat].grid
-	for _, d := range Directions {
+	for _, d := range directions {
 		if g.canMove(d) {
 			out = append(out, d.String())
 		}

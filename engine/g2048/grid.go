@@ -22,7 +22,8 @@ const maxScore = 1 << 50
 type Direction uint8
 
 // The four directions, in the order Legal lists them (the order of the
-// seed's prompt "Introduza uma jogada (N, S, E, W)").
+// seed's prompt "Introduza uma jogada (N, S, E, W)"): a loop
+// "for d := North; d <= West; d++" visits them in that order.
 const (
 	North Direction = iota
 	South
@@ -30,8 +31,9 @@ const (
 	West
 )
 
-// Directions lists the four directions in reading order: N, S, E, W.
-var Directions = [4]Direction{North, South, East, West}
+// directions lists the four directions in reading order: N, S, E, W.
+// It is never written.
+var directions = [4]Direction{North, South, East, West}
 
 // String returns the notation of d: "N", "S", "E" or "W".
 func (d Direction) String() string {
@@ -239,7 +241,7 @@ func (g *grid) canMove(d Direction) bool {
 // finished reports whether the board is full and no move changes it
 // (tabuleiro_terminado).
 func (g *grid) finished() bool {
-	for _, d := range Directions {
+	for _, d := range directions {
 		if g.canMove(d) {
 			return false
 		}

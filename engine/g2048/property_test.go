@@ -119,7 +119,7 @@ func TestRandomGamesProperties(t *testing.T) {
 		for ply := 0; ; ply++ {
 			g := s.boards[0].grid
 			var want []string
-			for _, d := range Directions {
+			for _, d := range directions {
 				h := g
 				if h.reduce(d) {
 					want = append(want, d.String())
