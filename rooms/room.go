@@ -422,9 +422,10 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 		return protocol.Errorf(protocol.CodeNotYourTurn, "it is seat %d's turn", t)
 	}
 	prev := r.state.Clone()
-	r.rollback = prev
-	defer func() { r.rollback = nil }()
-	if err := r.state.Apply(seat, move); err != nil {
+	r.rollback = prev // a panic in Apply restores it (see safely)
+	err := r.state.Apply(seat, move)
+	r.rollback = nil
+	if err != nil {
 		r.state = prev
 		return protocol.AsError(err)
 	}

@@ -1,0 +1,76 @@
+package hub
+
+import (
+	"net/http/httptest"
+	"testing"
+
+	"github.com/tabuleiro/tabuleiro/protocol"
+)
+
+// A client whose queue is full is dropped (1013), never waited for.
+func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
+	h := New(Config{})
+	defer func() {
+		close(h.quit)
+		h.lwg.Wait()
+	}()
+	c := &conn{h: h, send: make(chan *protocol.Frame, 2), quit: make(chan struct{})}
+	f := protocol.MustEncode(map[string]string{"type": "x"})
+	if !c.Send(f) || !c.Send(f) {
+		t.Fatal("queue refused frames while it had room")
+	}
+	if c.Send(f) {
+		t.Fatal("a full queue accepted a frame")
+	}
+	select {
+	case <-c.quit:
+	default:
+		t.Fatal("slow client not closed")
+	}
+	if c.closeCode != protocol.CloseTryLater {
+		t.Fatalf("close code %d, want 1013", c.closeCode)
+	}
+	if c.Send(f) {
+		t.Fatal("a closed connection accepted a frame")
+	}
+}
+
+func TestCheckOrigin(t *testing.T) {
+	h := &Hub{cfg: Config{Origins: []string{"https://ok.example"}}}
+	for origin, want := range map[string]bool{
+		"":                     true,
+		"http://example.com":   true, // same host as the request
+		"https://ok.example":   true,
+		"https://evil.example": false,
+		"::bad":                false,
+	} {
+		r := httptest.NewRequest("GET", "http://example.com/ws", nil)
+		if origin != "" {
+			r.Header.Set("Origin", origin)
+		}
+		if got := h.checkOrigin(r); got != want {
+			t.Errorf("origin %q: %v, want %v", origin, got, want)
+		}
+	}
+}
+
+func TestCleanName(t *testing.T) {
+	if got := CleanName(" <ana>\x00\n "); got != "<ana>" {
+		t.Errorf("CleanName = %q", got)
+	}
+	long := ""
+	for range 50 {
+		long += "é"
+	}
+	if got := []rune(CleanName(long)); len(got) != NameLimit {
+		t.Errorf("name of %d runes kept %d", 50, len(got))
+	}
+}
+
+func TestTokensAreRandomAndHashed(t *testing.T) {
+	a, ha := NewToken()
+	b, _ := NewToken()
+	if a == b || len(a) < 22 || ha == a || ha != HashToken(a) || len(ha) != 64 {
+		t.Fatalf("tokens %q %q hash %q", a, b, ha)
+	}
+}

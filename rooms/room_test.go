@@ -1,0 +1,338 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/tabuleiro/tabuleiro/botpool"
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
+)
+
+// A tiny test-only game: two seats alternately add 1 or 2 to a total; who
+// reaches 5 wins. "boom" changes the state and then panics.
+type race5 struct {
+	Total int `json:"total"`
+	ToMov int `json:"toMove"`
+	Win   int `json:"win"`
+}
+
+type race5Game struct{}
+
+func (race5Game) Info() engine.Info {
+	return engine.Info{ID: "race5", Name: "race to 5",
+		Variants: []engine.Variant{{ID: "5", Seats: 2, SeatNames: []string{"a", "b"}}},
+		Levels:   []engine.Level{{ID: "one"}, {ID: "slow"}, {ID: "broken"}}}
+}
+
+func (race5Game) New(v string, setup json.RawMessage, seed uint64) (engine.State, error) {
+	return &race5{Win: -1}, nil
+}
+
+func (race5Game) Restore(b []byte) (engine.State, error) {
+	s := &race5{}
+	return s, json.Unmarshal(b, s)
+}
+
+func (race5Game) Bot(level string) (engine.Bot, bool) {
+	switch level {
+	case "one":
+		return func(engine.State, int, *rand.Rand, time.Time) (string, error) { return "1", nil }, true
+	case "slow":
+		return func(_ engine.State, _ int, _ *rand.Rand, d time.Time) (string, error) {
+			time.Sleep(time.Until(d) + 300*time.Millisecond)
+			return "1", nil
+		}, true
+	case "broken":
+		return func(engine.State, int, *rand.Rand, time.Time) (string, error) { return "", errors.New("no idea") }, true
+	}
+	return nil, false
+}
+
+func (s *race5) Variant() string { return "5" }
+func (s *race5) Seats() int      { return 2 }
+func (s *race5) Apply(seat int, move string) error {
+	if s.Win >= 0 {
+		return engine.Errorf(engine.CodeGameOver, "over")
+	}
+	if seat != s.ToMov {
+		return engine.Errorf(engine.CodeNotYourTurn, "not yours")
+	}
+	if move == "boom" {
+		s.Total = 99
+		panic("boom")
+	}
+	n, err := strconv.Atoi(move)
+	if err != nil || n < 1 || n > 2 || s.Total+n > 5 {
+		return engine.Errorf(engine.CodeIllegalMove, "bad move %q", move)
+	}
+	s.Total += n
+	if s.Total == 5 {
+		s.Win = seat
+	}
+	s.ToMov = 1 - s.ToMov
+	return nil
+}
+func (s *race5) Legal(seat int) []string {
+	if s.Win >= 0 || seat != s.ToMov {
+		return nil
+	}
+	if s.Total == 4 {
+		return []string{"1"}
+	}
+	return []string{"1", "2"}
+}
+func (s *race5) Turn() (int, bool) { return s.ToMov, s.Win < 0 }
+func (s *race5) Outcome() engine.Outcome {
+	if s.Win >= 0 {
+		return engine.Outcome{Over: true, Winner: s.Win, Reason: "five"}
+	}
+	return engine.Ongoing
+}
+func (s *race5) Score() any                   { return nil }
+func (s *race5) Board() any                   { return s.Total }
+func (s *race5) Extra() map[string]any        { return nil }
+func (s *race5) Clone() engine.State          { c := *s; return &c }
+func (s *race5) MarshalJSON() ([]byte, error) { type p race5; return json.Marshal((*p)(s)) }
+
+// fakeMember records what a room sends it.
+type fakeMember struct {
+	id     uint64
+	player string
+	mu     sync.Mutex
+	got    []protocol.RoomState
+	errs   []string
+	in     chan struct{}
+}
+
+func newMember(id uint64, player string) *fakeMember {
+	return &fakeMember{id: id, player: player, in: make(chan struct{}, 1000)}
+}
+
+func (m *fakeMember) ConnID() uint64     { return m.id }
+func (m *fakeMember) PlayerID() string   { return m.player }
+func (m *fakeMember) PlayerName() string { return m.player }
+func (m *fakeMember) Joined(*Room) bool  { return true }
+func (m *fakeMember) Left(*Room)         {}
+func (m *fakeMember) Send(f *protocol.Frame) bool {
+	var head struct {
+		Type string `json:"type"`
+		Code string `json:"code"`
+	}
+	_ = json.Unmarshal(f.Data, &head)
+	m.mu.Lock()
+	switch head.Type {
+	case protocol.TypeRoomState:
+		var st protocol.RoomState
+		_ = json.Unmarshal(f.Data, &st)
+		m.got = append(m.got, st)
+	case protocol.TypeError:
+		m.errs = append(m.errs, head.Code)
+	}
+	m.mu.Unlock()
+	m.in <- struct{}{}
+	return true
+}
+
+func (m *fakeMember) waitState(t *testing.T, pred func(protocol.RoomState) bool) protocol.RoomState {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		m.mu.Lock()
+		for _, st := range m.got {
+			if pred(st) {
+				m.mu.Unlock()
+				return st
+			}
+		}
+		m.mu.Unlock()
+		select {
+		case <-m.in:
+		case <-deadline:
+			t.Fatal("no such room.state")
+		}
+	}
+}
+
+func (m *fakeMember) waitErr(t *testing.T, code string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		m.mu.Lock()
+		for _, e := range m.errs {
+			if e == code {
+				m.mu.Unlock()
+				return
+			}
+		}
+		m.mu.Unlock()
+		select {
+		case <-m.in:
+		case <-deadline:
+			t.Fatalf("no %s error", code)
+		}
+	}
+}
+
+func newManager(t *testing.T, log *zap.Logger, st *memstore.Store, botTimeout time.Duration) (*Manager, *botpool.Pool) {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	pool := botpool.New(2, 16, botTimeout, log, nil)
+	m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: log, BotTimeout: botTimeout})
+	t.Cleanup(func() {
+		_ = m.Shutdown(context.Background())
+		pool.Close()
+	})
+	return m, pool
+}
+
+func twoPlayers(t *testing.T, m *Manager) (*Room, *fakeMember, *fakeMember) {
+	t.Helper()
+	a, b := newMember(1, "a"), newMember(2, "b")
+	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
+		Seats: []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}},
+		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, a, b
+}
+
+func TestPanicInRoomIsRecoveredAndStateKept(t *testing.T) {
+	core, logs := observer.New(zap.ErrorLevel)
+	m, _ := newManager(t, zap.New(core), memstore.New(), time.Second)
+	r, a, b := twoPlayers(t, m)
+	r.Move(a, "2", nil)
+	st := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
+	r.Move(b, "boom", nil)
+	r.Move(b, "1", nil) // the room still runs, from the last good state
+	after := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	if after.Board.(float64) != 3 || after.Seq != st.Seq+1 {
+		t.Fatalf("after the panic: total %v seq %d (before: seq %d)", after.Board, after.Seq, st.Seq)
+	}
+	found := false
+	for _, e := range logs.FilterMessage("room panic recovered").All() {
+		found = found || e.ContextMap()["room"] == r.ID()
+	}
+	if !found {
+		t.Fatal("the panic was not logged with the room id")
+	}
+}
+
+func TestRoomGoroutineExitsWhenEmpty(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	m, pool := newManager(t, nil, memstore.New(), time.Second)
+	r, a, b := twoPlayers(t, m)
+	r.Resign(a, nil)
+	b.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
+	r.Leave(a, nil)
+	r.Leave(b, nil)
+	select {
+	case <-r.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("room goroutine still running")
+	}
+	if m.Len() != 0 {
+		t.Fatal("room still registered")
+	}
+	_ = m.Shutdown(context.Background())
+	pool.Close()
+}
+
+func TestRestoredRoomContinues(t *testing.T) {
+	st := memstore.New()
+	m, _ := newManager(t, nil, st, time.Second)
+	r, a, b := twoPlayers(t, m)
+	r.Move(a, "2", nil)
+	r.Move(b, "2", nil)
+	last := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	saved, err := st.LoadRoom(context.Background(), r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, _ := newManager(t, nil, st, time.Second)
+	r2, err := m2.Restore(saved.Snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2 := newMember(7, "a")
+	r2.Join(a2, RolePlayer, nil)
+	got := a2.waitState(t, func(protocol.RoomState) bool { return true })
+	if got.Board.(float64) != 4 || got.Seq < last.Seq || *got.Turn != 0 || got.Status != StatusPlaying {
+		t.Fatalf("restored state %+v, last %+v", got, last)
+	}
+	r2.Move(a2, "1", nil)
+	fin := a2.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
+	if fin.Result == nil || *fin.Result.Winner != 0 {
+		t.Fatalf("result %+v", fin.Result)
+	}
+	logs, _ := st.RoomLog(context.Background(), r.ID())
+	if len(logs) < 4 {
+		t.Fatalf("log has %d entries", len(logs))
+	}
+}
+
+func TestBotTimeoutAndErrorFallBackToLegalMoves(t *testing.T) {
+	for _, level := range []string{"slow", "broken"} {
+		t.Run(level, func(t *testing.T) {
+			m, _ := newManager(t, nil, memstore.New(), 50*time.Millisecond)
+			w := newMember(1, "w")
+			_, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5", Watch: true,
+				Seats: []Seat{{Bot: level}, {Bot: level}}, Join: []JoinAs{{M: w, As: RoleSpectator}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fin := w.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
+			if fin.Result == nil || fin.Spectators != 1 {
+				t.Fatalf("final %+v", fin)
+			}
+		})
+	}
+}
+
+func TestStaleBotAnswerIsDropped(t *testing.T) {
+	m, _ := newManager(t, nil, memstore.New(), time.Second)
+	a := newMember(1, "a")
+	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
+		Seats: []Seat{{PlayerID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Move(a, "1", nil)
+	st := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	// An answer computed for an older position is dropped.
+	done := make(chan int64)
+	r.post(func() {
+		r.botMoved(1, st.Seq-5, botpool.Result{Move: "2"})
+		done <- r.seq
+	})
+	if seq := <-done; seq != st.Seq {
+		t.Fatalf("stale bot answer changed the room: seq %d -> %d", st.Seq, seq)
+	}
+}
+
+func TestCreateRefusesUnknowns(t *testing.T) {
+	m, _ := newManager(t, nil, memstore.New(), time.Second)
+	for i, spec := range []Spec{
+		{Game: "nope", Variant: "5", Seats: make([]Seat, 2)},
+		{Game: "race5", Variant: "6", Seats: make([]Seat, 2)},
+		{Game: "race5", Variant: "5", Seats: []Seat{{Bot: "genius"}, {}}},
+	} {
+		_, err := m.Create(context.Background(), spec)
+		if pe := protocol.AsError(err); pe == nil || pe.Code != protocol.CodeUnknownGame {
+			t.Errorf("spec %d: %v, want unknown_game", i, err)
+		}
+	}
+}
