@@ -27,6 +27,7 @@ func TestConformance(t *testing.T) {
 		`{"board":[[1,0,-1],[0,1,-1],[1,-1,0]],"toMove":"X"}`,
 		`{"board":[[1,-1,-1],[-1,1,0],[0,0,1]],"toMove":"O"}`,
 		`{"board":[[0,1,-1],[1,-1,0],[1,-1,0]],"toMove":"O"}`,
+		`{"board":[[0,1,-1],[0,1,-1],[1,0,-1]],"toMove":"X"}`, // already won by O
 	}
 	for _, setup := range setups {
 		t.Run(setup, func(t *testing.T) {
@@ -193,6 +194,7 @@ func TestApplyRefusals(t *testing.T) {
 		{"negative seat", placing, -1, "c3", engine.CodeNotYourTurn, "seat -1"},
 		{"malformed", placing, 0, "z9", engine.CodeIllegalMove, "not a move"},
 		{"uppercase", placing, 0, "C3", engine.CodeIllegalMove, "not a move"},
+		{"long garbage is cut in the message", placing, 0, strings.Repeat("x", 100), engine.CodeIllegalMove, `"xxxxxxxxxxxxxxxx"... is not a move`},
 		{"place on occupied", placing, 0, "b2", engine.CodeIllegalMove, "b2 is occupied"},
 		{"move while placing", placing, 0, "a1b1", engine.CodeIllegalMove, "still has pieces to place"},
 		{"place while moving", moving, 0, "b1", engine.CodeIllegalMove, "placed all its pieces"},

@@ -19,8 +19,10 @@ import (
 // or "O"; when it is left out it is inferred from the piece counts: "O"
 // when X has one piece more, "X" otherwise.
 type Setup struct {
-	Board  [][]int `json:"board"`
-	ToMove string  `json:"toMove,omitempty"`
+	// Board is the 3x3 board, rows 1..3, each row columns a..c.
+	Board [][]int `json:"board"`
+	// ToMove is the player to move, "X" or "O"; empty to infer it.
+	ToMove string `json:"toMove,omitempty"`
 }
 
 // position is a board and the piece to move: what a setup describes.
@@ -161,5 +163,14 @@ func parseMove(move string) (from, to point, isPlacement bool, err error) {
 			return f, t, false, nil
 		}
 	}
-	return 0, 0, false, fmt.Errorf("%q is not a move: want a point such as \"b2\" or a movement such as \"b1a1\"", move)
+	return 0, 0, false, fmt.Errorf("%s is not a move: want a point such as \"b2\" or a movement such as \"b1a1\"", quoteShort(move))
+}
+
+// quoteShort quotes s for an error message, cut to its first 16 bytes.
+func quoteShort(s string) string {
+	const limit = 16
+	if len(s) > limit {
+		return fmt.Sprintf("%q...", s[:limit])
+	}
+	return fmt.Sprintf("%q", s)
 }

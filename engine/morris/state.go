@@ -76,7 +76,7 @@ func (s *state) Apply(seat int, move string) error {
 		return engine.Errorf(engine.CodeIllegalMove, "%v", err)
 	}
 	if err := s.pos.check(from, to, isPlacement); err != nil {
-		return engine.Errorf(engine.CodeIllegalMove, "%s: %v", move, err)
+		return engine.Errorf(engine.CodeIllegalMove, "%v", err)
 	}
 	s.play(move, from, to)
 	return nil
@@ -222,9 +222,12 @@ func (s *state) Extra() map[string]any {
 
 // The phases reported by Extra as "phase".
 const (
+	// PhasePlacement: the player to move still has pieces to place.
 	PhasePlacement = "placement"
-	PhaseMovement  = "movement"
-	PhaseOver      = "over"
+	// PhaseMovement: the player to move has placed all three pieces.
+	PhaseMovement = "movement"
+	// PhaseOver: the game has ended.
+	PhaseOver = "over"
 )
 
 // Clone returns an independent deep copy.
