@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
@@ -123,7 +124,7 @@ func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (strin
 			return s.moveName(m), nil
 		}
 	}
-	root := &uctNode{untried: ms, toMove: seat}
+	root := &uctNode{untried: slices.Clone(ms), toMove: seat}
 	for i := range fortePlayouts {
 		// The only clock read of the package: the Bot contract asks a
 		// searching bot to stop at the deadline.
@@ -132,13 +133,17 @@ func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (strin
 		}
 		root.iterate(s.clone(), rng)
 	}
-	best := root.children[0]
-	for _, c := range root.children[1:] {
-		if c.visits > best.visits {
-			best = c
+	visits := make(map[move]float64, len(root.children))
+	for _, c := range root.children {
+		visits[c.move] = c.visits
+	}
+	best := ms[0]
+	for _, m := range ms[1:] {
+		if visits[m] > visits[best] {
+			best = m
 		}
 	}
-	return s.moveName(best.move), nil
+	return s.moveName(best), nil
 }
 
 // uctNode is a node of forte's search tree: the position after move.
