@@ -105,8 +105,9 @@ func (game) Info() engine.Info {
 	return info
 }
 
-// New starts a game of the variant, from the setup when it is not empty.
-// x-random draws its hand from seed; the other variants ignore seed.
+// New starts a game of the variant, from the setup when it is neither empty
+// nor null. Without a setup, x-random draws its hand from seed; otherwise
+// seed is ignored (a setup gives the hands).
 func (game) New(variantID string, setup json.RawMessage, seed uint64) (engine.State, error) {
 	v, ok := findVariant(variantID)
 	if !ok {

@@ -46,7 +46,8 @@ func positionsOf(s squares, size int) []pos {
 	return out
 }
 
-// newState builds a game of variant from a setup, failing the test on error.
+// mustNew builds a game of variant from a setup (none when empty), failing
+// the test on error.
 func mustNew(t testing.TB, variant, setup string) *state {
 	t.Helper()
 	var raw json.RawMessage

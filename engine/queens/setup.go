@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -74,7 +76,9 @@ func (p *position) state(v variant) (*state, error) {
 		}
 		s.hands[seat] = hand
 	}
-	for name, l := range p.Placed {
+	// Sorted keys, so that the first error reported is always the same.
+	for _, name := range slices.Sorted(maps.Keys(p.Placed)) {
+		l := p.Placed[name]
 		sq, err := parseSquare(name, size)
 		if err != nil {
 			return nil, fmt.Errorf("placed: %v", err)
@@ -85,7 +89,8 @@ func (p *position) state(v variant) (*state, error) {
 		s.place(0, move{pieceIndex(l[0]), sq})
 		s.owner[sq] = unknownOwner
 	}
-	for name, seat := range p.Owners {
+	for _, name := range slices.Sorted(maps.Keys(p.Owners)) {
+		seat := p.Owners[name]
 		sq, err := parseSquare(name, size)
 		if err != nil {
 			return nil, fmt.Errorf("owners: %v", err)
