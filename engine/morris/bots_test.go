@@ -122,13 +122,16 @@ func TestNormalIsFirstWinElseFacil(t *testing.T) {
 }
 
 // literalMinimax transcribes Algorithm 1 as the seed prints it, with board
-// copies and move sequences, to check the optimised search against.
+// copies and move sequences, to check the optimised search against. A node
+// where the player cannot move keeps the sequence that led to it (the
+// pseudo-code leaves melhor_seq_movimentos unset there), so the root's
+// sequence always starts with the root movement.
 func literalMinimax(b board, me piece, depth int, seq []movement) (int, []movement) {
 	if w := b.winner(); w != free || depth == 0 {
 		return int(w), seq
 	}
 	best := int(me.other())
-	var bestSeq []movement
+	bestSeq := seq
 	defined := false
 	for _, from := range b.points(me) {
 		for _, to := range adjacent[from] {
@@ -151,13 +154,27 @@ func literalMinimax(b board, me piece, depth int, seq []movement) (int, []moveme
 // of depth 5 returns, on a spread of movement positions.
 func TestDificilMatchesLiteralAlgorithm(t *testing.T) {
 	positions := validPositions(movable)
-	step := 7
+	step := 3
 	if testing.Short() {
 		step = 29
 	}
-	checked := 0
-	for i := 0; i < len(positions); i += step {
+	checked, blocking := 0, 0
+	for i := 0; i < len(positions); i++ {
 		p := positions[i]
+		// Every position whose best movement blocks the opponent (the
+		// search's subtle case), and a spread of the others.
+		blocks := false
+		for _, m := range p.moves() {
+			if c := p.after(m); c.board.winner() == free && c.board.blocked(c.toMove) {
+				blocks = true
+			}
+		}
+		if !blocks && i%step != 0 {
+			continue
+		}
+		if blocks {
+			blocking++
+		}
 		_, seq := literalMinimax(p.board, p.toMove, depthDificil, nil)
 		got := chooseSeedMove(&p, minimaxChooser(depthDificil), time.Time{})
 		if len(seq) == 0 || got != seq[0] {
@@ -165,8 +182,8 @@ func TestDificilMatchesLiteralAlgorithm(t *testing.T) {
 		}
 		checked++
 	}
-	if checked < 100 {
-		t.Fatalf("checked only %d positions", checked)
+	if checked < 100 || blocking == 0 {
+		t.Fatalf("checked only %d positions, %d with a blocking movement", checked, blocking)
 	}
 }
 
