@@ -48,11 +48,13 @@ export async function startServer({ redis, port } = {}) {
       throw new Error(`lobby did not come up: ${out.slice(-2000)}`);
     },
     async stop(signal = 'SIGTERM') {
-      if (!proc || proc.exitCode != null) return;
-      const done = new Promise((r) => proc.once('exit', r));
-      proc.kill(signal);
-      await Promise.race([done, sleep(5000).then(() => proc.kill('SIGKILL'))]);
+      const p = proc;
+      if (!p || p.exitCode != null || p.signalCode != null) return;
+      const done = new Promise((r) => p.once('exit', r));
+      p.kill(signal);
+      const t = setTimeout(() => p.kill('SIGKILL'), 5000);
       await done;
+      clearTimeout(t);
     },
     log: () => out,
   };
@@ -163,6 +165,8 @@ export async function act(p, watchers, doIt) {
   await doIt(p.page);
   await waitFor(async () => (await seqOf(p.page)) > before, `${p.name}'s move to be accepted`);
   const after = await seqOf(p.page);
+  const said = await p.page.locator('.explain').textContent();
+  assert.doesNotMatch(said, /refused|not sent|Not connected/, `${p.name}'s page complained after a good move`);
   for (const w of watchers) await waitFor(async () => (await seqOf(w.page)) >= after, `${w.name} to see seq ${after}`);
   return after;
 }

@@ -206,7 +206,7 @@ function roomView(main, room, watch) {
   const offs = [];
   let role = null, seat = null, st = null, renderer = null, joined = false;
   let history = [], moves = [], replay = null, rematchAsked = false, resignArmed = false;
-  let clockBase = null, passMove = null, gone = false;
+  let clockBase = null, passMove = null, gone = false, resync = false;
 
   const title = h('h1', { class: 'room-title' }, 'Loading…');
   const statusEl = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
@@ -234,7 +234,7 @@ function roomView(main, room, watch) {
     e.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
-    if (!conn.send({ type: 'room.chat', room, text })) return explain('Not connected: the message was not sent.');
+    if (!conn.command({ type: 'room.chat', room, text })) return explain('Not connected: the message was not sent.');
     chatInput.value = '';
   });
 
@@ -258,9 +258,8 @@ function roomView(main, room, watch) {
     if (st.turn != null && st.turn !== seat) return `It is not your turn: ${nameAt(st.turn)} is to move.`;
     return '';
   }
-  async function play(move) {
-    try { await conn.request({ type: 'room.move', room, move }); }
-    catch (e) { explain(e.code === 'illegal_move' ? `Illegal move ${move}: ${e.message}` : e.message); }
+  function play(move) {
+    if (!conn.command({ type: 'room.move', room, move })) explain('Not connected: the move was not sent.');
   }
   const ctxBase = { blocked, explain, play, setPass: (m, label) => { passMove = m ? { move: m, label } : null; renderControls(); } };
 
@@ -409,18 +408,18 @@ function roomView(main, room, watch) {
         onclick: () => {
           if (!resignArmed) { resignArmed = true; renderControls(); setTimeout(() => { resignArmed = false; renderControls(); }, 4000); return; }
           resignArmed = false;
-          conn.request({ type: 'room.resign', room }).catch((e) => explain(e.message));
+          if (!conn.command({ type: 'room.resign', room })) explain('Not connected.');
         },
       }, resignArmed ? 'Really resign?' : 'Resign'));
       const opp = (st.players || []).find((p) => p.seat !== seat);
       if (opp && !opp.bot && opp.connected === false) {
-        controls.append(h('button', { type: 'button', class: 'claim', onclick: () => conn.request({ type: 'room.claim', room }).catch((e) => explain(`Cannot claim yet: ${e.message}`)) }, 'Claim the win (opponent gone)'));
+        controls.append(h('button', { type: 'button', class: 'claim', onclick: () => conn.command({ type: 'room.claim', room }) || explain('Not connected.') }, 'Claim the win (opponent gone)'));
       }
     }
     if (player && st.status === 'finished' && seatCount() > 1) {
       controls.append(h('button', {
         type: 'button', class: 'rematch', disabled: rematchAsked,
-        onclick: () => { rematchAsked = true; conn.request({ type: 'room.rematch', room }).catch((e) => { rematchAsked = false; explain(e.message); renderControls(); }); renderControls(); },
+        onclick: () => { rematchAsked = conn.command({ type: 'room.rematch', room }); if (!rematchAsked) explain('Not connected.'); renderControls(); },
       }, rematchAsked ? 'Rematch asked — waiting for the opponent' : 'Rematch'));
     }
     if (role === 'spectator' && st.status !== 'finished') controls.append(h('span', { class: 'muted' }, 'You are watching.'));
@@ -463,7 +462,11 @@ function roomView(main, room, watch) {
   offs.push(conn.on('match.found', (m) => { if (m.room !== room) navigate(`/r/${m.room}`); }));
   offs.push(conn.on('room.state', (m) => {
     if (m.room !== room) return;
-    if (st && m.seq < st.seq) return;
+    if (st && m.seq < st.seq) {
+      if (!resync) return;
+      st.seq = m.seq - 1; // the server restarted from a snapshot: count from there
+    }
+    resync = false;
     noteState(m);
     // Our seat, from our player id, in case room.joined was missed.
     if (conn.player && role !== 'spectator') {
@@ -489,9 +492,11 @@ function roomView(main, room, watch) {
       boardHost.replaceChildren(h('p', {}, 'This game does not exist, or it has ended and is gone. ', h('a', { href: '/', 'data-nav': '' }, 'Back to the lobby')));
       return;
     }
-    if (m.id == null && m.message) explain(m.message);
+    if (m.command === 'room.rematch') { rematchAsked = false; renderControls(); }
+    const what = { 'room.move': 'Move refused', 'room.claim': 'Cannot claim the win', 'room.rematch': 'No rematch', 'room.resign': 'Cannot resign', 'room.chat': 'Message not sent' }[m.command];
+    if (m.room === room || m.command) explain(what ? `${what}: ${m.message || m.code}` : (m.message || m.code));
   }));
-  offs.push(conn.on('up', () => { joined = false; }));
+  offs.push(conn.on('up', () => { joined = false; resync = true; }));
   loadCatalog().then(() => { if (st) render(false); });
   conn.follow(room, watch ? 'spectator' : 'player');
   return {

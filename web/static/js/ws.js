@@ -12,6 +12,7 @@ export class Conn {
     this.nextId = 1;
     this.handlers = new Map();   // type -> Set(fn)
     this.pending = new Map();    // id -> {resolve, reject, timer}
+    this.commands = new Map();   // id -> type, for commands answered only by errors
     this.rooms = new Map();      // room -> {as, seq}
     this.watchingLobby = false;
     this.player = null;
@@ -76,7 +77,9 @@ export class Conn {
       this.everUp = true;
       this.attempt = 0;
       if (this.watchingLobby) this.raw({ type: 'lobby.watch' });
-      for (const [room, r] of this.rooms) this.raw({ type: 'room.join', room, as: r.as });
+      // A restarted server may count seq from its last snapshot, lower than
+      // what we saw: accept whatever the re-join answers.
+      for (const [room, r] of this.rooms) { r.seq = null; r.rejoining = false; this.raw({ type: 'room.join', room, as: r.as }); }
       this.emit('up', m);
     }
     if (m.type === 'room.state' && this.rooms.has(m.room)) {
@@ -93,6 +96,10 @@ export class Conn {
         }
         r.seq = m.seq;
       }
+    }
+    if (m.type === 'error' && m.id != null && this.commands.has(m.id)) {
+      m.command = this.commands.get(m.id);
+      this.commands.delete(m.id);
     }
     if (m.id != null && this.pending.has(m.id)) {
       const p = this.pending.get(m.id);
@@ -115,6 +122,17 @@ export class Conn {
   send(msg) {
     if (!this.ready) return false;
     return this.raw(msg);
+  }
+
+  // command sends msg with an id for commands the server answers with a
+  // broadcast (room.move, room.resign...) or, when refused, an error that
+  // carries the id (the error event then has .command = msg.type).
+  command(msg) {
+    if (!this.ready) return false;
+    const id = `c${this.nextId++}`;
+    this.commands.set(id, msg.type);
+    if (this.commands.size > 500) this.commands.delete(this.commands.keys().next().value);
+    return this.raw({ ...msg, id });
   }
 
   // request sends msg with an id and resolves with the reply that carries it.

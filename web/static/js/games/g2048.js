@@ -139,7 +139,9 @@ export function create(ctx) {
       const v = view(i);
       const p = names.find((x) => x.seat === i);
       const sc = score[i] ?? score[String(i)] ?? 0;
-      v.title.replaceChildren(h('span', { class: 'who' }, p ? p.name : `Seat ${i + 1}`), ' ', h('span', { class: 'sc' }, `score ${sc}`), i === seat ? h('span', { class: 'you' }, ' (you)') : '');
+      const done = Array.isArray(st.finished) && st.finished[i] && st.status === 'playing';
+      v.title.replaceChildren(h('span', { class: 'who' }, p ? p.name : `Seat ${i + 1}`, i === seat ? ' (you)' : ''),
+        done ? h('span', { class: 'done' }, 'no move left') : '', h('span', { class: 'sc' }, `score ${sc}`));
       v.wrap.classList.toggle('mine', i === seat);
       const moved = opts.animate && prev && st.lastMove && st.lastMove.seat === i && st.seq > prev.seq ? st.lastMove.move : null;
       draw(v, b, moved);
