@@ -160,6 +160,7 @@ test('queens tradicional: pieces placed until nobody can', async () => {
   const p = await whoseTurn([m.alice, m.bob]);
   await waitFor(async () => (await p.page.locator('[role=gridcell].legal').count()) > 0, 'legal squares');
   assert.match(await p.page.locator('.hand').textContent(), /queen ×4/);
+  await shoot(p.page, 'queens-player');
   const n = await playFirstLegal(m, 'queens', 3);
   assert.ok(n >= 2);
   await finish(m, /wins — /);

@@ -358,14 +358,16 @@ function roomView(main, room, watch) {
         k === 0 ? [s('circle', { r: 10, class: 'disc x' }), s('path', { d: 'M-4 -4L4 4M4 -4L-4 4', class: 'sym x' })] : [s('circle', { r: 10, class: 'disc o' }), s('circle', { r: 4.5, class: 'sym o' })]);
       const conn_ = p ? (p.bot ? 'computer' : p.connected === false ? 'offline' : 'online') : 'free seat';
       items.push(h('li', { class: `player${isTurn ? ' turn' : ''}${p && p.connected === false && !p.bot ? ' gone' : ''}`, dataset: { seat: k } },
-        markSvg,
-        h('span', { class: 'pname' }, p ? p.name : '(free seat)'),
-        p && p.bot ? h('span', { class: 'tag' }, `bot ${p.bot}`) : null,
-        role === 'player' && seat === k ? h('span', { class: 'tag you' }, 'you') : null,
-        h('span', { class: `conn ${conn_.replace(' ', '-')}`, title: conn_ }, h('span', { class: 'dot', 'aria-hidden': 'true' }), conn_),
-        h('span', { class: 'seat-name' }, seatLabel(st.game, st.variant, k)),
-        isTurn ? h('span', { class: 'turn-tag' }, 'to move') : null,
-        clock));
+        markSvg || h('span'),
+        h('span', { class: 'pline' },
+          h('span', { class: 'pname' }, p ? p.name : '(free seat)'),
+          p && p.bot ? h('span', { class: 'tag' }, `bot ${p.bot}`) : null,
+          role === 'player' && seat === k ? h('span', { class: 'tag you' }, 'you') : null),
+        clock,
+        h('span', { class: 'pline small' },
+          h('span', { class: `conn ${conn_.replace(' ', '-')}` }, h('span', { class: 'dot', 'aria-hidden': 'true' }), conn_),
+          h('span', { class: 'seat-name' }, seatLabel(st.game, st.variant, k)),
+          isTurn ? h('span', { class: 'turn-tag' }, 'to move') : null)));
     }
     playersEl.replaceChildren(...items);
     tickClocks();
