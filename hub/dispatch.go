@@ -25,6 +25,9 @@ func missing(fields ...string) *protocol.Error {
 
 // dispatch handles one client message on the connection's reader goroutine.
 func (h *Hub) dispatch(c *conn, data []byte) {
+	if h.draining.Load() {
+		return // shutting down: the socket closes with 1012 next
+	}
 	var m protocol.ClientMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&m); err != nil || dec.More() {

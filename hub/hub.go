@@ -67,6 +67,7 @@ type Hub struct {
 	log      *zap.Logger
 	upgrader websocket.Upgrader
 	nextID   atomic.Uint64
+	draining atomic.Bool
 
 	mu       sync.Mutex
 	closing  bool
@@ -272,8 +273,9 @@ func (h *Hub) lobby(id []byte) protocol.Lobby {
 	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.cfg.Rooms.Summaries(), Queues: qs}
 }
 
-// Drain stops accepting connections.
+// Drain stops accepting connections and messages.
 func (h *Hub) Drain() {
+	h.draining.Store(true)
 	h.mu.Lock()
 	h.closing = true
 	h.mu.Unlock()
