@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
-// openRedis opens the Redis store.
-//
-// TODO: use redisstore.New(ctx, url, prefix) once store/redisstore lands.
+// openRedis opens the Redis store and checks that it answers.
 func openRedis(ctx context.Context, url, prefix string) (store.Store, error) {
-	return nil, errors.New("-redis is set but this build has no Redis store yet (store/redisstore); unset TABULEIRO_REDIS to use the memory store")
+	st, err := redisstore.New(ctx, url, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("redis store %s: %w", url, err)
+	}
+	return st, nil
 }
