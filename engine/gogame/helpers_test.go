@@ -1,0 +1,96 @@
+package gogame
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+)
+
+// update rewrites the golden files under testdata/ with the boards the
+// engine prints: go test ./engine/gogame -run Golden -update
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// mustNew starts a game of the variant from a setup given as JSON text
+// ("" for the initial position) and fails the test when it is refused.
+func mustNew(t testing.TB, variant, setup string) *state {
+	t.Helper()
+	var raw json.RawMessage
+	if setup != "" {
+		raw = json.RawMessage(setup)
+	}
+	st, err := Game().New(variant, raw, 0)
+	if err != nil {
+		t.Fatalf("New(%q, %s): %v", variant, setup, err)
+	}
+	return st.(*state)
+}
+
+// setupJSON writes the setup object of the given stones.
+func setupJSON(t testing.TB, blackStones, whiteStones []string, toMove string) string {
+	t.Helper()
+	b, err := json.Marshal(setupSpec{Black: blackStones, White: whiteStones, ToMove: toMove})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// names turns intersections into their names.
+func names(geo *geometry, ps []int) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = geo.names[p]
+	}
+	return out
+}
+
+// point parses an intersection name, failing the test when it does not parse.
+func point(t testing.TB, geo *geometry, name string) int {
+	t.Helper()
+	p, err := geo.parsePoint(name)
+	if err != nil {
+		t.Fatalf("parsePoint(%q): %v", name, err)
+	}
+	return p
+}
+
+// wantCode fails the test unless err is an *engine.Error of the code whose
+// message contains every fragment.
+func wantCode(t testing.TB, err error, code engine.Code, fragments ...string) {
+	t.Helper()
+	if got := engine.CodeOf(err); got != code {
+		t.Fatalf("error %v: code %q, want %q", err, got, code)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(err.Error(), f) {
+			t.Fatalf("error %q does not say %q", err, f)
+		}
+	}
+}
+
+// golden compares got with testdata/name, or rewrites the file under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("board printout differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}

@@ -1,0 +1,257 @@
+package gogame
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+)
+
+// Pass is the move that passes the turn.
+const Pass = "pass"
+
+// ReasonTwoPasses is the Outcome reason of a game ended by two passes in a
+// row; the winner is the player with the higher area score, white on ties.
+// It is the only way a game of go ends inside the engine (resignation and
+// time-outs are the rooms' business).
+const ReasonTwoPasses = "two_passes"
+
+// Score is the live area score of both players, as sent in room.state.
+type Score struct {
+	Black int `json:"black"`
+	White int `json:"white"`
+}
+
+// state is a game of go in progress.
+type state struct {
+	variant string
+	board   *board
+	toMove  color
+	// passes is the number of passes in a row that ended the move list (0,
+	// 1, or 2 once the game is over).
+	passes int
+	// seen holds the Zobrist hash of every position the game has been in,
+	// the starting position included, for the superko rule. Two different
+	// positions share a 64-bit hash with probability about 2^-64 per pair,
+	// so for the at most a few thousand positions of a game a false
+	// repetition is astronomically unlikely (below 1e-12).
+	seen map[uint64]struct{}
+	// start is the starting position (the setup) and moves the moves played
+	// since, which is all a snapshot needs.
+	start setupSpec
+	moves []string
+}
+
+// newState starts a game from a checked setup.
+func newState(geo *geometry, sp setupSpec) (*state, error) {
+	b, toMove, err := sp.position(geo)
+	if err != nil {
+		return nil, err
+	}
+	return &state{
+		variant: strconv.Itoa(geo.n),
+		board:   b,
+		toMove:  toMove,
+		seen:    map[uint64]struct{}{b.hash: {}},
+		start:   setupOf(b, toMove),
+	}, nil
+}
+
+// Variant is the board size as a variant id.
+func (s *state) Variant() string { return s.variant }
+
+// Seats is 2: black and white.
+func (s *state) Seats() int { return 2 }
+
+// over reports whether the game has ended.
+func (s *state) over() bool { return s.passes >= 2 }
+
+// Turn is the seat to move, until the game is over.
+func (s *state) Turn() (int, bool) {
+	if s.over() {
+		return -1, false
+	}
+	return s.toMove.seat(), true
+}
+
+// Apply plays move ("C4" or "pass") for seat. A refused move leaves the
+// state unchanged.
+func (s *state) Apply(seat int, move string) error {
+	if err := s.checkSeat(seat); err != nil {
+		return err
+	}
+	if move == Pass {
+		s.passes++
+		s.toMove = s.toMove.opponent()
+		s.moves = append(s.moves, Pass)
+		return nil
+	}
+	p, err := s.board.geo.parsePoint(move)
+	if err != nil {
+		return engine.Errorf(engine.CodeIllegalMove, "%v", err)
+	}
+	o, err := s.check(p, s.toMove)
+	if err != nil {
+		return err
+	}
+	s.board.play(p, s.toMove, o)
+	s.seen[s.board.hash] = struct{}{}
+	s.passes = 0
+	s.toMove = s.toMove.opponent()
+	s.moves = append(s.moves, move)
+	return nil
+}
+
+// checkSeat refuses a move after the end or out of turn.
+func (s *state) checkSeat(seat int) error {
+	if s.over() {
+		return engine.Errorf(engine.CodeGameOver, "the game is over")
+	}
+	if seat != s.toMove.seat() {
+		return engine.Errorf(engine.CodeNotYourTurn, "it is %s's turn (seat %d), not seat %d's", s.toMove.name(), s.toMove.seat(), seat)
+	}
+	return nil
+}
+
+// check works out a stone of color c on p and refuses it when p is
+// occupied, when it is suicide or when it recreates an earlier position.
+func (s *state) check(p int, c color) (outcome, error) {
+	name := s.board.geo.names[p]
+	if s.board.cells[p] != empty {
+		return outcome{}, engine.Errorf(engine.CodeIllegalMove, "%s is occupied", name)
+	}
+	o := s.board.try(p, c)
+	if o.suicide {
+		return o, engine.Errorf(engine.CodeIllegalMove, "%s is suicide: the %s stones there would have no liberty", name, c.name())
+	}
+	if _, ok := s.seen[o.hash]; ok {
+		return o, engine.Errorf(engine.CodeIllegalMove, "%s repeats an earlier position", name)
+	}
+	return o, nil
+}
+
+// Legal lists the intersections seat may play, in the seed's reading order
+// (A1, B1, ... then the next row up), followed by "pass"; nil when it is not
+// seat's turn or the game is over.
+func (s *state) Legal(seat int) []string {
+	if s.checkSeat(seat) != nil {
+		return nil
+	}
+	var out []string
+	for p, c := range s.board.cells {
+		if c != empty {
+			continue
+		}
+		if _, err := s.check(p, s.toMove); err == nil {
+			out = append(out, s.board.geo.names[p])
+		}
+	}
+	return append(out, Pass)
+}
+
+// Outcome is ongoing until two passes in a row; then the player with the
+// higher area score wins, white on ties.
+func (s *state) Outcome() engine.Outcome {
+	if !s.over() {
+		return engine.Ongoing
+	}
+	sb, sw := s.board.areaScore()
+	winner := white.seat()
+	if sb > sw {
+		winner = black.seat()
+	}
+	return engine.Outcome{Over: true, Winner: winner, Reason: ReasonTwoPasses}
+}
+
+// Score is the area score of the current position, updated every move.
+func (s *state) Score() any {
+	sb, sw := s.board.areaScore()
+	return Score{Black: sb, White: sw}
+}
+
+// Board is one string per row, top row (row n) first, 'X', 'O' and '.'.
+func (s *state) Board() any { return s.board.rows() }
+
+// Extra reports the passes in a row so far ("passes", 0 or 1 while the
+// game goes on) and the stones on the board ("stones", as
+// {"black":n,"white":n}).
+func (s *state) Extra() map[string]any {
+	nb, nw := s.board.count()
+	return map[string]any{
+		"passes": s.passes,
+		"stones": map[string]int{"black": nb, "white": nw},
+	}
+}
+
+// String prints the board in the seed's goban_para_str layout.
+func (s *state) String() string { return s.board.String() }
+
+// Clone returns an independent deep copy.
+func (s *state) Clone() engine.State {
+	c := *s
+	c.board = s.board.clone()
+	c.seen = maps.Clone(s.seen)
+	c.start.Black = slices.Clone(s.start.Black)
+	c.start.White = slices.Clone(s.start.White)
+	c.moves = slices.Clone(s.moves)
+	return &c
+}
+
+// snapshot is the JSON form of a state: the starting position and the moves
+// since, which rebuild everything else (the superko history included). The
+// board and side to move are stored too, as a check on the replay.
+type snapshot struct {
+	Variant string    `json:"variant"`
+	Start   setupSpec `json:"start"`
+	Moves   []string  `json:"moves"`
+	Board   []string  `json:"board"`
+	ToMove  string    `json:"toMove"`
+}
+
+// MarshalJSON encodes the complete state deterministically.
+func (s *state) MarshalJSON() ([]byte, error) {
+	moves := s.moves
+	if moves == nil {
+		moves = []string{}
+	}
+	return json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves, Board: s.board.rows(), ToMove: s.toMove.name()})
+}
+
+// restore rebuilds a state from its snapshot by replaying the moves.
+func restore(data []byte) (*state, error) {
+	var snap snapshot
+	if err := decodeStrict(data, &snap); err != nil {
+		return nil, err
+	}
+	geo, err := geometryOf(snap.Variant)
+	if err != nil {
+		return nil, err
+	}
+	if snap.Start.ToMove == "" {
+		return nil, errors.New("start: missing toMove")
+	}
+	s, err := newState(geo, snap.Start)
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	if len(snap.Moves) > maxSnapshotMoves {
+		return nil, fmt.Errorf("%d moves, more than a game can hold", len(snap.Moves))
+	}
+	for i, m := range snap.Moves {
+		if err := s.Apply(s.toMove.seat(), m); err != nil {
+			return nil, fmt.Errorf("move %d %q: %w", i+1, m, err)
+		}
+	}
+	if !slices.Equal(snap.Board, s.board.rows()) || snap.ToMove != s.toMove.name() {
+		return nil, errors.New("the board or side to move does not match the moves")
+	}
+	return s, nil
+}
+
+// maxSnapshotMoves bounds the moves a snapshot may hold, far above any real
+// game; it only guards Restore against absurd inputs.
+const maxSnapshotMoves = 1 << 16
