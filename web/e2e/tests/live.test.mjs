@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launch, person, closeAll, noErrors, createRoom, waitStatus, whoseTurn, statusOf,
-  act, waitFor, seqOf, shoot, DESKTOP,
+  act, waitFor, seqOf, shoot, card, DESKTOP,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -44,6 +44,19 @@ test('a game against a bot, to the end', async () => {
   assert.ok((await alice.page.locator('ol.moves > li').count()) >= 2);
   noErrors([alice]);
   await closeAll(alice);
+});
+
+test('quick match pairs two players in a new room', async () => {
+  const ann = await person(browser, srv.url, 'Ann');
+  const ben = await person(browser, srv.url, 'Ben');
+  await card(ann.page, 'morris').getByRole('button', { name: 'Quick match' }).click();
+  assert.match(await ann.page.locator('.queue-status').textContent(), /Looking for an opponent/);
+  await card(ben.page, 'morris').getByRole('button', { name: 'Quick match' }).click();
+  for (const p of [ann, ben]) await p.page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+  assert.equal(ann.page.url(), ben.page.url());
+  for (const p of [ann, ben]) await waitStatus(p.page, 'playing');
+  noErrors([ann, ben]);
+  await closeAll(ann, ben);
 });
 
 test('a player reloads mid-game and continues', async () => {

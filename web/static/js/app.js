@@ -125,7 +125,13 @@ function lobbyView(main) {
     }));
   }
   fetch('/api/rooms').then((r) => r.json()).then((j) => renderLive(Array.isArray(j) ? j : j.rooms)).catch(() => {});
-  offs.push(conn.on('lobby', (m) => renderLive(m.rooms)));
+  offs.push(conn.on('lobby', (m) => { renderLive(m.rooms); renderQueues(m.queues); }));
+  function renderQueues(qs) {
+    for (const el of games.querySelectorAll('.game-card')) {
+      const n = (qs || []).filter((q) => q.game === el.dataset.game).reduce((a, q) => a + (q.waiting || 0), 0);
+      el.querySelector('.waiting').textContent = n ? `${n} waiting for a quick match` : '';
+    }
+  }
   conn.watchLobby(true);
 
   async function create(msg) {
@@ -186,6 +192,7 @@ function lobbyView(main) {
         h('label', {}, 'Variant ', vsel),
         h('label', {}, 'Time ', csel)),
       h('div', { class: 'actions' }, bQuick, bFriend, bSolo),
+      h('div', { class: 'waiting muted', 'aria-live': 'polite' }),
       h('div', { class: 'opts bot' }, h('label', {}, 'Computer level ', lsel), h('label', {}, 'Your seat ', ssel), bBot),
       h('details', {}, h('summary', {}, 'More'),
         h('label', { class: 'check' }, priv, ' Private (not listed in live games)'),
