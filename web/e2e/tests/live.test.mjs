@@ -70,6 +70,7 @@ test('a player reloads mid-game and continues', async () => {
   await waitFor(async () => (await seqOf(bob.page)) >= seq, 'the reloaded page to show the game');
   assert.match(await bob.page.locator('.players').textContent(), /you/);
   assert.equal(await bob.page.locator('#name-dialog[open]').count(), 0, 'the name is remembered');
+  assert.equal(await bob.page.locator('ol.moves > li').count(), 3, 'the move list survives the reload');
   while ((await statusOf(alice.page)) !== 'finished') {
     const p = await whoseTurn([alice, bob]);
     await playOne(p, [alice, bob].filter((x) => x !== p));

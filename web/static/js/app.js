@@ -284,8 +284,22 @@ function roomView(main, room, watch) {
   }
   function variantName() { const v = variantInfo(st.game, st.variant); return v && v.name ? v.name : st.variant; }
 
+  // The move list and the positions seen are kept for this tab, so that a
+  // reload keeps them (room.state carries the position, not the history).
+  const saveKey = `tabuleiro.room.${room}`;
+  const strip = ({ legal, legalBySeat, ...rest }) => rest;
   function noteState(m) {
-    const prev = st;
+    let prev = st;
+    if (!prev) {
+      try {
+        const saved = JSON.parse(sessionStorage.getItem(saveKey) || 'null');
+        if (saved && saved.seq <= m.seq && saved.history && saved.history.length) {
+          moves = saved.moves || [];
+          history = saved.history;
+          prev = history[history.length - 1];
+        }
+      } catch { /* nothing saved */ }
+    }
     if (m.moves && Array.isArray(m.moves)) {
       moves = m.moves.map((x) => (typeof x === 'string' ? { move: x } : x));
     } else if (prev && m.seq > prev.seq && m.lastMove &&
@@ -293,11 +307,12 @@ function roomView(main, room, watch) {
       moves.push(m.lastMove);
     }
     if (!prev || m.seq > prev.seq) {
-      if (!prev || JSON.stringify(m.board) !== JSON.stringify(prev.board) || JSON.stringify(m.lastMove) !== JSON.stringify(prev.lastMove) || !history.length) history.push(m);
-      else history[history.length - 1] = m;
+      if (!prev || JSON.stringify(m.board) !== JSON.stringify(prev.board) || JSON.stringify(m.lastMove) !== JSON.stringify(prev.lastMove) || !history.length) history.push(strip(m));
+      else history[history.length - 1] = strip(m);
     }
     st = m;
     clockBase = { clocks: m.clocks, at: performance.now() };
+    try { sessionStorage.setItem(saveKey, JSON.stringify({ seq: m.seq, moves, history })); } catch { /* full: keep going */ }
   }
 
   function render(animate = true) {
