@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -139,6 +140,9 @@ func TestTwoHumansPlayEveryGameWithSpectators(t *testing.T) {
 			if final.Result == nil || final.Spectators != 2 {
 				t.Fatalf("final state %s", final.Raw)
 			}
+			if gc.game == "queens" && !strings.Contains(string(final.Raw), `"owners"`) {
+				t.Errorf("queens room.state lacks owners: %s", final.Raw)
+			}
 			for k, sp := range []*testserver.Client{s1, s2} {
 				sp.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
 				last := checkSeqs(t, "spectator "+strconv.Itoa(k), sp, room)
@@ -148,6 +152,23 @@ func TestTwoHumansPlayEveryGameWithSpectators(t *testing.T) {
 			}
 			checkSeqs(t, "b", b, room)
 		})
+	}
+}
+
+// TestOneHumanPlays2048Solo: the one-seat variant, watched by a spectator.
+func TestOneHumanPlays2048Solo(t *testing.T) {
+	s := testserver.Start(t)
+	h, sp := s.Hello(t, "solo", ""), s.Hello(t, "spec", "")
+	h.Send(map[string]any{"type": "room.create", "game": "2048", "variant": "solo", "opponent": "none",
+		"setup": map[string]any{"board": [][]int{{0, 2, 0, 0}, {0, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 0, 0}}, "score": 0, "seed": 42}})
+	room := h.Wait("room.joined", nil).Room
+	sp.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
+	sp.Wait("room.joined", nil)
+	h.State(room, func(m testserver.Msg) bool { return m.Spectators == 1 })
+	final := playOut(t, rand.New(rand.NewPCG(3, 4)), map[int]*testserver.Client{0: h}, room, 20000)
+	sp.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
+	if last := checkSeqs(t, "spectator", sp, room); last.Seq != final.Seq {
+		t.Fatalf("spectator ended at seq %d, player at %d", last.Seq, final.Seq)
 	}
 }
 
