@@ -1,0 +1,64 @@
+package gogame
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// midgame returns a 9x9 game after 40 random legal moves.
+func midgame(b *testing.B) *state {
+	s := mustNew(b, "9", "")
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 40 {
+		seat, _ := s.Turn()
+		legal := s.Legal(seat)
+		legal = legal[:len(legal)-1] // no pass: keep the game going
+		if err := s.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}
+
+// BenchmarkApply plays one legal move on a clone of a 9x9 middle game
+// (the clone is outside the timing).
+func BenchmarkApply(b *testing.B) {
+	s := midgame(b)
+	seat, _ := s.Turn()
+	move := s.Legal(seat)[0]
+	for b.Loop() {
+		b.StopTimer()
+		c := s.Clone()
+		b.StartTimer()
+		if err := c.Apply(seat, move); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLegal lists the legal moves of a 9x9 middle game.
+func BenchmarkLegal(b *testing.B) {
+	s := midgame(b)
+	seat, _ := s.Turn()
+	for b.Loop() {
+		if len(s.Legal(seat)) == 0 {
+			b.Fatal("no legal moves")
+		}
+	}
+}
+
+// BenchmarkRandomGame plays a whole 9x9 game on the rules board (superko
+// included) with uniformly random legal moves, passes included.
+func BenchmarkRandomGame(b *testing.B) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for b.Loop() {
+		s := mustNew(b, "9", "")
+		for ply := 0; !s.over() && ply < 1000; ply++ {
+			seat, _ := s.Turn()
+			legal := s.Legal(seat)
+			if err := s.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
