@@ -49,10 +49,11 @@ func TestPoolAnswersFallsBackAndStaysBounded(t *testing.T) {
 	if !r.Fallback || (r.Move != "x" && r.Move != "y") {
 		t.Fatalf("failing bot: %+v", r)
 	}
-	start := time.Now()
-	r, _ = p.Move(ctx, Job{Bot: bot("late", nil, 500*time.Millisecond, &running, &peak), State: stub{}, Timeout: 50 * time.Millisecond})
-	if !r.Fallback || time.Since(start) > 400*time.Millisecond {
-		t.Fatalf("slow bot: %+v after %v", r, time.Since(start))
+	// The answer comes at the deadline (plus grace), before the bot's own:
+	// a fallback move rather than "late".
+	r, _ = p.Move(ctx, Job{Bot: bot("late", nil, 1500*time.Millisecond, &running, &peak), State: stub{}, Timeout: 50 * time.Millisecond})
+	if !r.Fallback || (r.Move != "x" && r.Move != "y") {
+		t.Fatalf("slow bot: %+v", r)
 	}
 	done := make(chan Result, 20)
 	for range 20 {
