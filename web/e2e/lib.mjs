@@ -177,6 +177,8 @@ export async function shoot(page, name) {
   for (const [label, size] of [['phone', PHONE], ['desktop', DESKTOP]]) {
     await page.setViewportSize(size);
     await sleep(250);
+    const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(over <= 0, `${name} overflows a ${label} screen sideways by ${over}px`);
     await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: label === 'phone' });
   }
   await page.setViewportSize(vp);
