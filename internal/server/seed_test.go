@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
@@ -12,7 +14,7 @@ import (
 // TestBotMoveAPISeedExamples asks POST /api/bot/move for the seeds' printed
 // bot examples (orbito escolhe_movimento_auto, morris obter_movimento_auto).
 func TestBotMoveAPISeedExamples(t *testing.T) {
-	s := testserver.Start(t)
+	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 30 * time.Second })
 	orbitoSeed := `{"black":["a3","a4","b1","b3","c3"],"white":["c1","c2","d2","d3","d4"],"toMove":"%s"}`
 	orbitoTwice := `{"black":["a2","b2","c2","b4","c4"],"white":["a1","c1","d1","d2","b3"],"toMove":"%s"}`
 	sprintf := func(f, side string) json.RawMessage {
@@ -140,7 +142,9 @@ func ptr(i int) *int { return &i }
 // seed bots through the protocol: the human's moves are sent, the bot's
 // answers and every printed board are checked, and the result.
 func TestSeedTranscriptsOverWebSocket(t *testing.T) {
-	s := testserver.Start(t)
+	// A generous deadline: a fallback move on a loaded machine would not
+	// be the seed's.
+	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 30 * time.Second })
 	for _, tr := range seedTranscripts {
 		t.Run(tr.name, func(t *testing.T) {
 			h := s.Hello(t, "human", "")
