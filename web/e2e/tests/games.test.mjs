@@ -38,7 +38,7 @@ async function seen(w, n, mv) {
   if (mv) assert.ok((await items.nth(n - 1).textContent()).endsWith(mv), `move ${n} is ${mv}`);
 }
 
-async function finish(m, expect) {
+async function finish(m, expect, { rematch = false } = {}) {
   for (const p of m.people) await waitStatus(p.page, 'finished');
   const banner = await m.wendy.page.locator('.status.result').textContent();
   assert.match(banner, expect);
@@ -49,6 +49,18 @@ async function finish(m, expect) {
   await bar.getByRole('button', { name: 'Next move' }).click();
   assert.match(await bar.locator('.replay-pos').textContent(), /^1 \//);
   await bar.getByRole('button', { name: 'Live' }).click();
+  if (rematch) {
+    // Both players ask for a rematch and land in a new room, seats swapped.
+    const seatOf = async (p) => p.page.locator('.player:has(.tag.you)').getAttribute('data-seat');
+    const before = await seatOf(m.alice);
+    await m.alice.page.getByRole('button', { name: 'Rematch' }).click();
+    await m.alice.page.getByRole('button', { name: /Rematch asked/ }).waitFor();
+    await m.bob.page.getByRole('button', { name: 'Rematch' }).click();
+    for (const p of [m.alice, m.bob]) await p.page.waitForURL((u) => !u.pathname.endsWith(m.room));
+    assert.equal(m.alice.page.url(), m.bob.page.url());
+    for (const p of [m.alice, m.bob]) await waitStatus(p.page, 'playing');
+    await waitFor(async () => (await seatOf(m.alice)) === String(1 - Number(before)), 'the seats to be swapped');
+  }
   noErrors(m.people);
   await closeAll(...m.people);
 }
@@ -111,6 +123,12 @@ test('morris: placement, movement and a row of three', async () => {
     await seen(m.wendy, i + 1, mv);
     if (i === 6) await shoot(m.wendy.page, 'morris');
   }
+  // Someone opening the finished game's link watches it (and can replay it).
+  const late = await person(browser, srv.url, 'Late', { path: `/r/${m.room}` });
+  await waitStatus(late.page, 'finished');
+  assert.match(await late.page.locator('.status.result').textContent(), /Alice wins|Bob wins/);
+  assert.equal(await late.page.locator('.controls button').count(), 0, 'a late visitor gets no controls');
+  m.people.push(late);
   await finish(m, /wins — a line/);
 });
 
@@ -163,5 +181,5 @@ test('queens tradicional: pieces placed until nobody can', async () => {
   await shoot(p.page, 'queens-player');
   const n = await playFirstLegal(m, 'queens', 3);
   assert.ok(n >= 2);
-  await finish(m, /wins — /);
+  await finish(m, /wins — /, { rematch: true });
 });

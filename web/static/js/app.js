@@ -509,7 +509,7 @@ function roomView(main, room, watch) {
   }));
   offs.push(conn.on('error', (m) => {
     if (m.room && m.room !== room) return;
-    if (!joined && m.code === 'room_full') { conn.follow(room, 'spectator'); return; }
+    if (!joined && (m.code === 'room_full' || m.code === 'game_over')) { conn.follow(room, 'spectator'); return; }
     if (!joined && m.code === 'unknown_room') {
       gone = true;
       title.textContent = 'Game not found';
