@@ -55,6 +55,12 @@ test('quick match pairs two players in a new room', async () => {
   for (const p of [ann, ben]) await p.page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
   assert.equal(ann.page.url(), ben.page.url());
   for (const p of [ann, ben]) await waitStatus(p.page, 'playing');
+  // Resigning takes two clicks; both pages then show the result and why.
+  await ann.page.getByRole('button', { name: 'Resign' }).click();
+  await ann.page.getByRole('button', { name: 'Really resign?' }).click();
+  for (const p of [ann, ben]) await waitStatus(p.page, 'finished');
+  assert.match(await ben.page.locator('.status.result').textContent(), /You win — resignation/);
+  assert.match(await ann.page.locator('.status.result').textContent(), /Ben wins — resignation/);
   noErrors([ann, ben]);
   await closeAll(ann, ben);
 });
