@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
@@ -56,15 +57,13 @@ func TestSetup(t *testing.T) {
 func TestSetupBoardView(t *testing.T) {
 	for _, n := range sizes {
 		geo := geometries[n]
-		s := mustNew(t, geo.names[0][:0]+itoa(n), setupJSON(t, []string{"A1"}, []string{geo.names[n*n-1]}, "black"))
+		s := mustNew(t, strconv.Itoa(n), setupJSON(t, []string{"A1"}, []string{geo.names[n*n-1]}, "black"))
 		rows := s.Board().([]string)
 		if len(rows) != n || rows[n-1][0] != 'X' || rows[0][n-1] != 'O' {
 			t.Errorf("%dx%d: board %q, want X at the bottom left and O at the top right", n, n, rows)
 		}
 	}
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // TestSnapshotRoundTrip checks that a snapshot restores the same game,
 // superko history included, and that corrupt snapshots are refused.
