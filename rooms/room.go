@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -57,6 +58,10 @@ type Room struct {
 	members  map[uint64]*member
 	status   string
 	seq      int64
+	// seqFloor is the seq of the last save that failed without a definite
+	// answer: it may still land in the store, so a rolled-back room never
+	// reuses that seq (see save).
+	seqFloor int64
 	result   *protocol.Result
 	lastMove *protocol.LastMove
 	created  time.Time
@@ -471,7 +476,8 @@ func (r *Room) keep() kept {
 }
 
 func (r *Room) restore(k kept) {
-	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
+	r.seq = max(k.seq, r.seqFloor)
+	r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.moves, k.seatMoves, k.lastMove, k.result, k.updated
 	r.setStatus(k.status)
 }
 
@@ -796,10 +802,25 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 			players = append(players, s.PlayerID)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.m.cfg.SaveTimeout)
+	saveCtx, cancel := context.WithTimeout(ctx, r.m.cfg.SaveTimeout)
 	defer cancel()
-	return r.m.cfg.Store.SaveRoom(ctx, store.Room{
+	err = r.m.cfg.Store.SaveRoom(saveCtx, store.Room{
 		ID: r.id, Seq: r.seq, Snapshot: snap, Append: [][]byte{entry}, Players: players,
 		Live: !r.private && r.status != StatusFinished, Finished: r.status == StatusFinished, UpdatedAt: now,
 	})
+	if err == nil {
+		return nil
+	}
+	// A save that timed out may still have been applied by the store. Ask
+	// the store: if our snapshot is there, the change is saved after all.
+	loadCtx, cancelLoad := context.WithTimeout(ctx, r.m.cfg.SaveTimeout)
+	defer cancelLoad()
+	if got, lerr := r.m.cfg.Store.LoadRoom(loadCtx, r.id); lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap) {
+		r.log.Warn("save reported an error but landed", zap.String("room", r.id), zap.Int64("seq", r.seq), zap.Error(err))
+		return nil
+	}
+	// Otherwise the caller rolls back; the seq is burnt in case the write
+	// lands later, so the next save is ordered after it.
+	r.seqFloor = r.seq
+	return fmt.Errorf("save room %s at seq %d: %w", r.id, r.seq, err)
 }

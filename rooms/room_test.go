@@ -17,6 +17,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
@@ -334,5 +335,71 @@ func TestCreateRefusesUnknowns(t *testing.T) {
 		if pe := protocol.AsError(err); pe == nil || pe.Code != protocol.CodeUnknownGame {
 			t.Errorf("spec %d: %v, want unknown_game", i, err)
 		}
+	}
+}
+
+// unsureStore fails the next SaveRoom calls in one of two ways: "landed"
+// writes the room and still returns an error (a timeout after the write),
+// "lost" returns an error without writing.
+type unsureStore struct {
+	*memstore.Store
+	mode chan string
+}
+
+func (s *unsureStore) SaveRoom(ctx context.Context, r store.Room) error {
+	select {
+	case mode := <-s.mode:
+		if mode == "landed" {
+			if err := s.Store.SaveRoom(ctx, r); err != nil {
+				return err
+			}
+		}
+		return errors.New("i/o timeout")
+	default:
+		return s.Store.SaveRoom(ctx, r)
+	}
+}
+
+func TestSaveErrorsNeverLoseOrDuplicateAMove(t *testing.T) {
+	tests := []struct {
+		name      string
+		mode      string
+		wantTotal float64 // the race5 total after the move "2"
+	}{
+		{"write landed despite the error: the move stands", "landed", 2},
+		{"write lost: the move is rolled back", "lost", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1)}
+			pool := botpool.New(1, 4, time.Second, zap.NewNop(), nil)
+			m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: zap.NewNop(), BotTimeout: time.Second})
+			t.Cleanup(func() {
+				_ = m.Shutdown(context.Background())
+				pool.Close()
+			})
+			r, a, b := twoPlayers(t, m)
+			start := a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
+			st.mode <- tt.mode
+			r.Move(a, "2", nil)
+			if tt.mode == "lost" {
+				a.waitErr(t, string(protocol.CodeInternal))
+				// The seat to move plays again; the store must accept it even
+				// if the lost write were to land late.
+				r.Move(a, "1", nil)
+				tt.wantTotal = 1
+			}
+			got := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
+			if got.Board.(float64) != tt.wantTotal || got.Seq <= start.Seq {
+				t.Fatalf("after the move: total %v seq %d, want total %v and seq > %d", got.Board, got.Seq, tt.wantTotal, start.Seq)
+			}
+			saved, err := st.LoadRoom(context.Background(), r.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if saved.Seq != got.Seq {
+				t.Fatalf("stored seq %d, broadcast seq %d", saved.Seq, got.Seq)
+			}
+		})
 	}
 }
