@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -368,7 +369,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		r.send(mem, r.stateFrame())
 		return
 	}
-	r.seq++
+	r.nextSeq()
 	if seatTaken {
 		if r.allSeated() && r.status == StatusWaiting {
 			r.setStatus(StatusPlaying)
@@ -392,7 +393,7 @@ func (r *Room) leave(mem Member) {
 	if mb.role == RolePlayer && r.connected(mb.seat) {
 		return // another tab of the same player is still here
 	}
-	r.seq++
+	r.nextSeq()
 	r.broadcast()
 }
 
@@ -435,7 +436,7 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 		return protocol.AsError(err)
 	}
 	saved := r.keep()
-	r.seq++
+	r.nextSeq()
 	r.moves++
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
@@ -475,9 +476,15 @@ func (r *Room) keep() kept {
 	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, r.status, r.result, r.updated}
 }
 
+// nextSeq moves the room to its next seq. It skips a seq whose save failed
+// without a definite answer, so a write that lands late never collides with a
+// later one; clients see the gap and resync.
+func (r *Room) nextSeq() {
+	r.seq = max(r.seq, r.seqFloor) + 1
+}
+
 func (r *Room) restore(k kept) {
-	r.seq = max(k.seq, r.seqFloor)
-	r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.moves, k.seatMoves, k.lastMove, k.result, k.updated
+	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
 	r.setStatus(k.status)
 }
 
@@ -490,7 +497,7 @@ func (r *Room) resign(mem Member) *protocol.Error {
 		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
 	}
 	saved := r.keep()
-	r.seq++
+	r.nextSeq()
 	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
 	if len(r.seats) == 2 && r.status == StatusPlaying {
 		out.Winner = 1 - seat
@@ -574,7 +581,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 		}
 		all = all && asked
 	}
-	r.seq++
+	r.nextSeq()
 	if all {
 		seats := make([]Seat, len(r.seats))
 		for i := range r.seats {
@@ -815,12 +822,16 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 	// the store: if our snapshot is there, the change is saved after all.
 	loadCtx, cancelLoad := context.WithTimeout(ctx, r.m.cfg.SaveTimeout)
 	defer cancelLoad()
-	if got, lerr := r.m.cfg.Store.LoadRoom(loadCtx, r.id); lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap) {
+	got, lerr := r.m.cfg.Store.LoadRoom(loadCtx, r.id)
+	switch {
+	case lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap):
 		r.log.Warn("save reported an error but landed", zap.String("room", r.id), zap.Int64("seq", r.seq), zap.Error(err))
 		return nil
+	case lerr != nil && !errors.Is(lerr, store.ErrNotFound):
+		// No definite answer: the write may still land. The caller rolls
+		// back, which changes nothing visible, and the seq is burnt so a
+		// late write is ordered before the next save (see nextSeq).
+		r.seqFloor = r.seq
 	}
-	// Otherwise the caller rolls back; the seq is burnt in case the write
-	// lands later, so the next save is ordered after it.
-	r.seqFloor = r.seq
 	return fmt.Errorf("save room %s at seq %d: %w", r.id, r.seq, err)
 }

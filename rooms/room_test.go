@@ -338,17 +338,31 @@ func TestCreateRefusesUnknowns(t *testing.T) {
 	}
 }
 
-// unsureStore fails the next SaveRoom calls in one of two ways: "landed"
-// writes the room and still returns an error (a timeout after the write),
-// "lost" returns an error without writing.
+// unsureStore fails the next SaveRoom in one of three ways: "landed" writes
+// the room and still returns an error (a timeout after the write), "lost"
+// returns an error without writing, "down" returns an error without writing
+// and fails the next LoadRoom too, so the room cannot tell what happened.
 type unsureStore struct {
 	*memstore.Store
-	mode chan string
+	mode     chan string
+	loadDown chan bool
+}
+
+func (s *unsureStore) LoadRoom(ctx context.Context, id string) (store.Room, error) {
+	select {
+	case <-s.loadDown:
+		return store.Room{}, errors.New("connection refused")
+	default:
+		return s.Store.LoadRoom(ctx, id)
+	}
 }
 
 func (s *unsureStore) SaveRoom(ctx context.Context, r store.Room) error {
 	select {
 	case mode := <-s.mode:
+		if mode == "down" {
+			s.loadDown <- true
+		}
 		if mode == "landed" {
 			if err := s.Store.SaveRoom(ctx, r); err != nil {
 				return err
@@ -368,10 +382,12 @@ func TestSaveErrorsNeverLoseOrDuplicateAMove(t *testing.T) {
 	}{
 		{"write landed despite the error: the move stands", "landed", 2},
 		{"write lost: the move is rolled back", "lost", 0},
+		{"store down: rolled back and the seq is never reused", "down", 0},
 	}
+	seqAfter := map[string]int64{} // the seq of the state after the accepted move
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1)}
+			st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1), loadDown: make(chan bool, 1)}
 			pool := botpool.New(1, 4, time.Second, zap.NewNop(), nil)
 			m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: zap.NewNop(), BotTimeout: time.Second})
 			t.Cleanup(func() {
@@ -382,7 +398,7 @@ func TestSaveErrorsNeverLoseOrDuplicateAMove(t *testing.T) {
 			start := a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
 			st.mode <- tt.mode
 			r.Move(a, "2", nil)
-			if tt.mode == "lost" {
+			if tt.mode != "landed" {
 				a.waitErr(t, string(protocol.CodeInternal))
 				// The seat to move plays again; the store must accept it even
 				// if the lost write were to land late.
@@ -400,6 +416,13 @@ func TestSaveErrorsNeverLoseOrDuplicateAMove(t *testing.T) {
 			if saved.Seq != got.Seq {
 				t.Fatalf("stored seq %d, broadcast seq %d", saved.Seq, got.Seq)
 			}
+			seqAfter[tt.mode] = got.Seq
 		})
+	}
+	// Each case reaches the same position by the same changes. Only an
+	// unanswered save burns its seq: then the next change skips it (clients
+	// see the gap and resync); otherwise seq grows by one.
+	if seqAfter["lost"] != seqAfter["landed"] || seqAfter["down"] != seqAfter["landed"]+1 {
+		t.Fatalf("seq after the accepted move: %v; want lost == landed and down == landed+1", seqAfter)
 	}
 }
