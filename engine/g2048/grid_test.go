@@ -1,33 +1,12 @@
 package g2048
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("update %s: %v", path, err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden: %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // mustCoord builds a coordinate that the test knows to be on the grid.
 func mustCoord(t *testing.T, row, col int) coord {
@@ -126,7 +105,7 @@ func TestSeedBoardSession(t *testing.T) {
 	if g.score != 4 {
 		t.Errorf("score after reduce(E) = %d, want 4", g.score)
 	}
-	golden(t, "seed_session.golden", out.String())
+	enginetest.Golden(t, "seed_session.golden", out.String())
 }
 
 // TestSeedMoveInput is the seed's pede_jogada example: "1", "a" and "n" are

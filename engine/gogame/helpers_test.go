@@ -2,9 +2,6 @@ package gogame
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +10,6 @@ import (
 
 // update rewrites the golden files under testdata/ with the boards the
 // engine prints: go test ./engine/gogame -run Golden -update
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // mustNew starts a game of the variant from a setup given as JSON text
 // ("" for the initial position) and fails the test when it is refused.
@@ -70,27 +66,5 @@ func wantCode(t testing.TB, err error, code engine.Code, fragments ...string) {
 		if !strings.Contains(err.Error(), f) {
 			t.Fatalf("error %q does not say %q", err, f)
 		}
-	}
-}
-
-// golden compares got with testdata/name, or rewrites the file under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("board printout differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // The seed's stones of section 2.1.3 (goban examples) and 2.2.
@@ -309,7 +310,7 @@ func TestSeedTranscripts(t *testing.T) {
 			if got := out.Winner == white.seat(); got != tr.whiteWins {
 				t.Errorf("white wins = %v, want %v (outcome %+v)", got, tr.whiteWins, out)
 			}
-			golden(t, tr.name+"_final.golden", s.String()+"\n")
+			enginetest.Golden(t, tr.name+"_final.golden", s.String()+"\n")
 		})
 	}
 }

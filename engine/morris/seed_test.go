@@ -6,37 +6,14 @@ package morris
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("update %s: %v", path, err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n got:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 // mustNew starts a game from a setup JSON, failing the test on error.
 func mustNew(t testing.TB, setup string) *state {
@@ -127,7 +104,7 @@ func TestSeedTabuleiroPrints(t *testing.T) {
 		t.Errorf("tuplo_para_tabuleiro: board %q, want %q", got, want)
 	}
 	printed = append(printed, ">>> tuplo_para_tabuleiro(((0,1,-1),(-0,1,-1),(1,0,-1)))\n"+s.String())
-	golden(t, "tabuleiro.golden", strings.Join(printed, "\n")+"\n")
+	enginetest.Golden(t, "tabuleiro.golden", strings.Join(printed, "\n")+"\n")
 }
 
 // 2.1.3 obter_ganhador, obter_posicoes_livres and obter_vetor on the
@@ -271,5 +248,5 @@ func TestSeedTranscript(t *testing.T) {
 		t.Errorf("Outcome() = %+v, want %+v (' [X] ')", got, want)
 	}
 	out.WriteString("'[X]'\n")
-	golden(t, "transcript.golden", out.String())
+	enginetest.Golden(t, "transcript.golden", out.String())
 }

@@ -1,35 +1,12 @@
 package orbito
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// checkGolden compares got with testdata/name, or rewrites the file with
-// -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // TestGoldenSeedBoard prints the seed's TAD position and the board after
 // one rotation as tabuleiro_para_str does.
@@ -39,7 +16,7 @@ func TestGoldenSeedBoard(t *testing.T) {
 	b.WriteString(s.String())
 	s.cells = s.cells.rotate(s.geo)
 	b.WriteString(s.String())
-	checkGolden(t, "seed_board.golden", b.String())
+	enginetest.Golden(t, "seed_board.golden", b.String())
 }
 
 // TestGoldenTranscripts prints every board of the seed's three games in the
@@ -71,7 +48,7 @@ func TestGoldenTranscripts(t *testing.T) {
 				fmt.Fprintf(&b, "%s %c (%s): %s\n%s", stoneOfSeat(seat).name(), stoneOfSeat(seat).char(), who, move, s)
 			}
 			fmt.Fprintf(&b, "outcome: %+v\n", s.Outcome())
-			checkGolden(t, fmt.Sprintf("exemplo%d.golden", i+1), b.String())
+			enginetest.Golden(t, fmt.Sprintf("exemplo%d.golden", i+1), b.String())
 		})
 	}
 }

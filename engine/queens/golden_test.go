@@ -1,15 +1,12 @@
 package queens
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
+)
 
 // render prints a position as the seed's mostra_jogo lays it out: rows
 // n-1 down to 0, columns 0 up, each placed piece followed by the seat that
@@ -82,22 +79,7 @@ func TestGoldenMatches(t *testing.T) {
 			if out != res.Outcome {
 				t.Fatalf("replayed outcome %+v, PlayMatch %+v", out, res.Outcome)
 			}
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got := b.String(); got != string(want) {
-				t.Errorf("%s differs (go test -update rewrites it):\n got:\n%s", path, got)
-			}
+			enginetest.Golden(t, name+".golden", b.String())
 		})
 	}
 }
