@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ func TestBotMoveAPISeedExamples(t *testing.T) {
 	orbitoSeed := `{"black":["a3","a4","b1","b3","c3"],"white":["c1","c2","d2","d3","d4"],"toMove":"%s"}`
 	orbitoTwice := `{"black":["a2","b2","c2","b4","c4"],"white":["a1","c1","d1","d2","b3"],"toMove":"%s"}`
 	sprintf := func(f, side string) json.RawMessage {
-		return json.RawMessage(replace(f, "%s", side))
+		return json.RawMessage(strings.ReplaceAll(f, "%s", side))
 	}
 	cases := []struct {
 		game, level string
@@ -45,27 +46,6 @@ func TestBotMoveAPISeedExamples(t *testing.T) {
 			t.Errorf("%s %s %s: HTTP %d move %q, want %q", c.game, c.level, c.setup, code, out.Move, c.want)
 		}
 	}
-}
-
-func replace(s, old, new string) string {
-	out := ""
-	for {
-		i := index(s, old)
-		if i < 0 {
-			return out + s
-		}
-		out += s[:i] + new
-		s = s[i+len(old):]
-	}
-}
-
-func index(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // turn is one turn of a seed transcript: a human's move (with the inputs
