@@ -67,7 +67,11 @@ func main() {
 	bots := flag.Int("bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
 	botTimeout := flag.Duration("bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
 	watchDelay := flag.Duration("watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
+	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
+	if *probeURL != "" {
+		os.Exit(probe(*probeURL))
+	}
 
 	var level zapcore.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
