@@ -106,6 +106,10 @@ type Server struct {
 	bin  string
 	dir  string
 	port int
+	// conf, when set, is a configuration file given before the flags;
+	// extra flags follow the defaults (cluster and sentinel modes).
+	conf  string
+	extra []string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -117,6 +121,13 @@ type Server struct {
 // stops it when the test ends.
 func StartServer(t testing.TB) *Server {
 	t.Helper()
+	return startServer(t, "", nil)
+}
+
+// startServer starts a private redis-server with an optional configuration
+// file (written by the caller into a temporary directory) and extra flags.
+func startServer(t testing.TB, conf string, extra []string) *Server {
+	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		if _, serr := os.Stat("/usr/bin/redis-server"); serr == nil {
@@ -126,7 +137,7 @@ func StartServer(t testing.TB) *Server {
 				"(apt-get install redis-server; ./scripts/test does it) or set " + EnvAddr + "=host:port")
 		}
 	}
-	s := &Server{t: t, bin: bin, dir: t.TempDir()}
+	s := &Server{t: t, bin: bin, dir: t.TempDir(), conf: conf, extra: extra}
 	var lastErr error
 	for range 5 { // the free port may be taken between the probe and redis's bind
 		s.port, err = freePort()
@@ -223,7 +234,11 @@ func (s *Server) start() error {
 
 func (s *Server) startLocked() error {
 	logFile := filepath.Join(s.dir, "redis.log")
-	cmd := exec.Command(s.bin,
+	var args []string
+	if s.conf != "" {
+		args = append(args, s.conf)
+	}
+	args = append(args,
 		"--port", strconv.Itoa(s.port),
 		"--bind", "127.0.0.1",
 		"--dir", s.dir,
@@ -232,6 +247,7 @@ func (s *Server) startLocked() error {
 		"--daemonize", "no",
 		"--logfile", logFile,
 	)
+	cmd := exec.Command(s.bin, append(args, s.extra...)...)
 	if err := cmd.Start(); err != nil {
 		return err
 	}

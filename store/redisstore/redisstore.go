@@ -61,10 +61,19 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
-// New connects to the Redis at url, a redis:// or rediss:// URL (see
-// redis.ParseURL; timeouts and pool sizes may be given as query parameters)
-// or a plain host:port, and checks that it answers. Keys go under prefix,
-// which must not contain '{' or '}'. Close closes the connection.
+// New connects to the Redis named by url and checks that it answers. Keys go
+// under prefix, which must not contain '{' or '}'. Close closes the
+// connection. url is one of:
+//
+//   - host:port, or a redis:// or rediss:// URL (redis.ParseURL; timeouts
+//     and pool sizes may be given as query parameters): one server;
+//   - the same URL with a master_name parameter (redis.ParseFailoverURL):
+//     Sentinel, the host being a sentinel and further sentinels given as
+//     addr parameters, e.g.
+//     redis://s1:26379/0?master_name=tabuleiro&addr=s2:26379&addr=s3:26379;
+//   - redis+cluster:// or rediss+cluster:// (redis.ParseClusterURL after the
+//     scheme): Cluster, the host being one node and further seed nodes given
+//     as addr parameters, e.g. redis+cluster://n1:6379?addr=n2:6379.
 //
 // Unless the URL says otherwise, the client fails fast rather than blocking
 // a room: dial, read and write timeouts of 2s, one dial attempt, no command
@@ -72,32 +81,10 @@ var _ store.Store = (*Store)(nil)
 // ErrStaleSeq for a save that happened), and context deadlines honoured on
 // the socket.
 func New(ctx context.Context, url, prefix string, opts ...Option) (*Store, error) {
-	var o *redis.Options
-	if strings.Contains(url, "://") {
-		var err error
-		if o, err = redis.ParseURL(url); err != nil {
-			return nil, fmt.Errorf("redis store: %w", err)
-		}
-	} else {
-		o = &redis.Options{Addr: url}
+	c, where, err := newClient(url)
+	if err != nil {
+		return nil, fmt.Errorf("redis store: %w", err)
 	}
-	if o.DialTimeout == 0 {
-		o.DialTimeout = 2 * time.Second
-	}
-	if o.ReadTimeout == 0 {
-		o.ReadTimeout = 2 * time.Second
-	}
-	if o.WriteTimeout == 0 {
-		o.WriteTimeout = 2 * time.Second
-	}
-	if o.MaxRetries == 0 {
-		o.MaxRetries = -1
-	}
-	if o.DialerRetries == 0 {
-		o.DialerRetries = 1
-	}
-	o.ContextTimeoutEnabled = true
-	c := redis.NewClient(o)
 	s, err := NewFromClient(c, prefix, opts...)
 	if err != nil {
 		c.Close()
@@ -106,9 +93,55 @@ func New(ctx context.Context, url, prefix string, opts ...Option) (*Store, error
 	s.own = true
 	if err := s.Ping(ctx); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("redis store at %s: %w", o.Addr, err)
+		return nil, fmt.Errorf("redis store at %s: %w", where, err)
 	}
 	return s, nil
+}
+
+// newClient builds the client for one of New's URL forms, with New's
+// defaults, and says where it points for error messages.
+func newClient(url string) (c redis.UniversalClient, where string, err error) {
+	failFast := func(dial, read, write *time.Duration, retries, dialRetries *int, ctxTimeout *bool) {
+		for _, d := range []*time.Duration{dial, read, write} {
+			if *d == 0 {
+				*d = 2 * time.Second
+			}
+		}
+		if *retries == 0 {
+			*retries = -1
+		}
+		if dialRetries != nil && *dialRetries == 0 {
+			*dialRetries = 1
+		}
+		*ctxTimeout = true
+	}
+	switch {
+	case strings.HasPrefix(url, "redis+cluster://"), strings.HasPrefix(url, "rediss+cluster://"):
+		o, err := redis.ParseClusterURL(strings.Replace(url, "+cluster", "", 1))
+		if err != nil {
+			return nil, "", err
+		}
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		return redis.NewClusterClient(o), "cluster " + strings.Join(o.Addrs, ","), nil
+	case strings.Contains(url, "://") && strings.Contains(url, "master_name="):
+		o, err := redis.ParseFailoverURL(url)
+		if err != nil {
+			return nil, "", err
+		}
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		return redis.NewFailoverClient(o), "sentinel master " + o.MasterName, nil
+	case strings.Contains(url, "://"):
+		o, err := redis.ParseURL(url)
+		if err != nil {
+			return nil, "", err
+		}
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		return redis.NewClient(o), o.Addr, nil
+	default:
+		o := &redis.Options{Addr: url}
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		return redis.NewClient(o), o.Addr, nil
+	}
 }
 
 // NewFromClient returns a store on an existing client (a Sentinel failover
