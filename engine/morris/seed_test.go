@@ -13,6 +13,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/enginetest"
+	"github.com/tabuleiro/tabuleiro/engine/seedgames"
 )
 
 // mustNew starts a game from a setup JSON, failing the test on error.
@@ -168,26 +169,18 @@ func TestSeedManualMoves(t *testing.T) {
 // 2.2.2 obter_movimento_auto: every printed bot example, built from its
 // setup JSON as POST /api/bot/move receives it.
 func TestSeedBotExamples(t *testing.T) {
-	for _, tc := range []struct {
-		setup, level, want string
-	}{
-		{`{"board":[[0,0,0],[0,0,0],[0,0,0]],"toMove":"X"}`, LevelFacil, "b2"},
-		{`{"board":[[1,0,-1],[0,1,-1],[1,-1,0]],"toMove":"X"}`, LevelFacil, "a1b1"},
-		{`{"board":[[1,0,-1],[0,1,-1],[1,-1,0]],"toMove":"X"}`, LevelNormal, "b2a2"},
-		{`{"board":[[1,-1,-1],[-1,1,0],[0,0,1]],"toMove":"X"}`, LevelNormal, "b2c2"},
-		{`{"board":[[1,-1,-1],[-1,1,0],[0,0,1]],"toMove":"X"}`, LevelDificil, "c3c2"},
-	} {
-		t.Run(tc.level+" "+tc.setup, func(t *testing.T) {
-			s := mustNew(t, tc.setup)
-			bot, ok := Game().Bot(tc.level)
+	for _, tc := range seedgames.BotExamplesOf("morris") {
+		t.Run(tc.Level+" "+tc.Setup, func(t *testing.T) {
+			s := mustNew(t, tc.Setup)
+			bot, ok := Game().Bot(tc.Level)
 			if !ok {
-				t.Fatalf("Bot(%q) missing", tc.level)
+				t.Fatalf("Bot(%q) missing", tc.Level)
 			}
-			got, err := bot(s.Clone(), 0, nil, time.Time{})
-			if err != nil || got != tc.want {
-				t.Errorf("bot %s = %q, %v; want %q", tc.level, got, err, tc.want)
+			got, err := bot(s.Clone(), tc.Seat, nil, time.Time{})
+			if err != nil || got != tc.Want {
+				t.Errorf("bot %s = %q, %v; want %q", tc.Level, got, err, tc.Want)
 			}
-			if err := s.Apply(0, got); err != nil {
+			if err := s.Apply(tc.Seat, got); err != nil {
 				t.Errorf("bot move %q refused: %v", got, err)
 			}
 		})
@@ -198,54 +191,41 @@ func TestSeedBotExamples(t *testing.T) {
 // bot move, every printed board and the result are checked; the whole
 // transcript, drawn as the seed draws it, is the golden file.
 func TestSeedTranscript(t *testing.T) {
-	steps := []struct {
-		seat  int
-		move  string // the human's move, or the move the bot must choose
-		board []string
-	}{
-		{0, "a2", []string{"...", "X..", "..."}},
-		{1, "b2", []string{"...", "XO.", "..."}},
-		{0, "a1", []string{"X..", "XO.", "..."}},
-		{1, "a3", []string{"X..", "XO.", "O.."}},
-		{0, "c1", []string{"X.X", "XO.", "O.."}},
-		{1, "b1", []string{"XOX", "XO.", "O.."}},
-		{0, "c1c2", []string{"XO.", "XOX", "O.."}},
-		{1, "b1c1", []string{"X.O", "XOX", "O.."}},
-		{0, "a1b1", []string{".XO", "XOX", "O.."}},
-		{1, "b2a1", []string{"OXO", "X.X", "O.."}},
-		{0, "b1b2", []string{"O.O", "XXX", "O.."}},
-	}
+	tr := seedgames.Of("morris")[0]
 	s := mustNew(t, "")
-	bot, _ := Game().Bot(LevelFacil)
+	bot, _ := Game().Bot(tr.Level)
 	var out strings.Builder
 	out.WriteString(">>> moinho('[X]', 'facil')\nBem-vindo ao JOGO DO MOINHO. Nivel de dificuldade facil.\n")
 	out.WriteString(s.String() + "\n")
-	for i, st := range steps {
-		if turn, ok := s.Turn(); !ok || turn != st.seat {
-			t.Fatalf("step %d: Turn() = %d, %v; want %d", i, turn, ok, st.seat)
+	for i, st := range tr.Turns {
+		seat := 1 - tr.BotSeat
+		if st.Bot {
+			seat = tr.BotSeat
 		}
-		if st.seat == 1 {
-			got, err := bot(s.Clone(), 1, nil, time.Time{})
-			if err != nil || got != st.move {
-				t.Fatalf("step %d: facil bot plays %q, %v; want %q", i, got, err, st.move)
+		if turn, ok := s.Turn(); !ok || turn != seat {
+			t.Fatalf("step %d: Turn() = %d, %v; want %d", i, turn, ok, seat)
+		}
+		if st.Bot {
+			got, err := bot(s.Clone(), seat, nil, time.Time{})
+			if err != nil || got != st.Move {
+				t.Fatalf("step %d: facil bot plays %q, %v; want %q", i, got, err, st.Move)
 			}
 			out.WriteString("Turno do computador (facil):\n")
-		} else if len(st.move) == 2 {
-			out.WriteString("Turno do jogador. Escolha uma posicao: " + st.move + "\n")
+		} else if len(st.Move) == 2 {
+			out.WriteString("Turno do jogador. Escolha uma posicao: " + st.Move + "\n")
 		} else {
-			out.WriteString("Turno do jogador. Escolha um movimento: " + st.move + "\n")
+			out.WriteString("Turno do jogador. Escolha um movimento: " + st.Move + "\n")
 		}
-		if err := s.Apply(st.seat, st.move); err != nil {
-			t.Fatalf("step %d: Apply(%d, %q): %v", i, st.seat, st.move, err)
+		if err := s.Apply(seat, st.Move); err != nil {
+			t.Fatalf("step %d: Apply(%d, %q): %v", i, seat, st.Move, err)
 		}
-		if got := s.Board().([]string); !slices.Equal(got, st.board) {
-			t.Fatalf("step %d: board after %q = %q, want %q", i, st.move, got, st.board)
+		if got := s.Board().([]string); !slices.Equal(got, st.Board) {
+			t.Fatalf("step %d: board after %q = %q, want %q", i, st.Move, got, st.Board)
 		}
 		out.WriteString(s.String() + "\n")
 	}
-	want := engine.Outcome{Over: true, Winner: 0, Reason: ReasonLine}
-	if got := s.Outcome(); got != want {
-		t.Errorf("Outcome() = %+v, want %+v (' [X] ')", got, want)
+	if got := s.Outcome(); got != tr.Outcome {
+		t.Errorf("Outcome() = %+v, want %+v (' [X] ')", got, tr.Outcome)
 	}
 	out.WriteString("'[X]'\n")
 	enginetest.Golden(t, "transcript.golden", out.String())

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine/enginetest"
+	"github.com/tabuleiro/tabuleiro/engine/seedgames"
 )
 
 // TestGoldenSeedBoard prints the seed's TAD position and the board after
@@ -22,8 +23,8 @@ func TestGoldenSeedBoard(t *testing.T) {
 // TestGoldenTranscripts prints every board of the seed's three games in the
 // seed's format, each bot answer asked from the bot.
 func TestGoldenTranscripts(t *testing.T) {
-	for i, tr := range transcripts {
-		t.Run(tr.name, func(t *testing.T) {
+	for i, tr := range seedgames.Of("orbito") {
+		t.Run(tr.Name, func(t *testing.T) {
 			es, err := Game().New("2", nil, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -31,13 +32,13 @@ func TestGoldenTranscripts(t *testing.T) {
 			s := es.(*state)
 			var b strings.Builder
 			b.WriteString(s.String())
-			for _, tn := range tr.turns {
+			for _, tn := range tr.Turns {
 				seat, _ := s.Turn()
-				move := tn.move
+				move := tn.Move
 				who := "player"
-				if tn.bot {
-					who = "bot " + tr.level
-					bot, _ := Game().Bot(tr.level)
+				if tn.Bot {
+					who = "bot " + tr.Level
+					bot, _ := Game().Bot(tr.Level)
 					if move, err = bot(s.Clone(), seat, nil, noDeadline); err != nil {
 						t.Fatal(err)
 					}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/seedgames"
 )
 
 // The position most of the seed's examples start from.
@@ -253,171 +254,82 @@ func TestSeedManualMoves(t *testing.T) {
 // is built from its setup JSON (as POST /api/bot/move does) and each bot
 // asked for black and for white.
 func TestSeedBotExamples(t *testing.T) {
-	rotatedTwice := struct{ black, white []string }{
-		black: []string{"a2", "b2", "c2", "b4", "c4"},
-		white: []string{"a1", "c1", "d1", "d2", "b3"},
-	}
-	tests := []struct {
-		name         string
-		black, white []string
-		rows         []string
-		level        string
-		wantBlack    string
-		wantWhite    string
-	}{
-		{"facil", seedBlack, seedWhite, seedRows, "facil", "b2", "b2"},
-		{"normal", seedBlack, seedWhite, seedRows, "normal", "d1", "c4"},
-		{"normal after two rotations", rotatedTwice.black, rotatedTwice.white,
-			[]string{"O.OO", "XXXO", ".O..", ".XX."}, "normal", "d3", "b1"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			bot, ok := Game().Bot(tt.level)
+	for _, ex := range seedgames.BotExamplesOf("orbito") {
+		t.Run(ex.Level+" "+ex.Setup, func(t *testing.T) {
+			bot, ok := Game().Bot(ex.Level)
 			if !ok {
-				t.Fatalf("no bot %q", tt.level)
+				t.Fatalf("no bot %q", ex.Level)
 			}
-			for _, side := range []struct {
-				toMove string
-				seat   int
-				want   string
-			}{{"black", 0, tt.wantBlack}, {"white", 1, tt.wantWhite}} {
-				s := newFromSetup(t, "2", tt.black, tt.white, side.toMove)
-				if got := s.Board(); !slices.Equal(got.([]string), tt.rows) {
-					t.Fatalf("board = %q, want the seed's %q", got, tt.rows)
-				}
-				before, _ := s.MarshalJSON()
-				got, err := bot(s, side.seat, nil, noDeadline)
-				if err != nil {
-					t.Fatalf("%s bot for %s: %v", tt.level, side.toMove, err)
-				}
-				if got != side.want {
-					t.Errorf("%s bot for %s = %s, want %s", tt.level, side.toMove, got, side.want)
-				}
-				if after, _ := s.MarshalJSON(); string(after) != string(before) {
-					t.Errorf("%s bot changed the state", tt.level)
-				}
+			es, err := Game().New(ex.Variant, json.RawMessage(ex.Setup), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := es.Board(); !slices.Equal(got.([]string), ex.Board) {
+				t.Fatalf("board = %q, want the seed's %q", got, ex.Board)
+			}
+			before, _ := es.MarshalJSON()
+			got, err := bot(es, ex.Seat, nil, noDeadline)
+			if err != nil {
+				t.Fatalf("%s bot for seat %d: %v", ex.Level, ex.Seat, err)
+			}
+			if got != ex.Want {
+				t.Errorf("%s bot for seat %d = %s, want %s", ex.Level, ex.Seat, got, ex.Want)
+			}
+			if after, _ := es.MarshalJSON(); string(after) != string(before) {
+				t.Errorf("%s bot changed the state", ex.Level)
 			}
 		})
 	}
-}
-
-// turn is one turn of a transcript: the move (a human's, or empty when the
-// bot plays and the test asks it), the refused inputs typed before it, and
-// the board the seed prints after the turn.
-type turn struct {
-	bot     bool
-	refused []string
-	move    string
-	board   []string
-}
-
-// transcripts are the seed's Exemplos 1-3 (orbito(2, ...)), boards with 'O'
-// for the seed's '0'. In bot turns move is the square that leads to the
-// printed board.
-var transcripts = []struct {
-	name    string
-	level   string // "" for two players
-	botSeat int
-	turns   []turn
-	want    engine.Outcome
-}{
-	{
-		name: "Exemplo 1 facil, human O", level: "facil", botSeat: 0,
-		turns: []turn{
-			{bot: true, move: "b2", board: []string{"....", "....", ".X..", "...."}},
-			{move: "d1", board: []string{"..O.", "....", "..X.", "...."}},
-			{bot: true, move: "b2", board: []string{".O..", "..X.", ".X..", "...."}},
-			{move: "c1", board: []string{"OO..", ".X..", "..X.", "...."}},
-			{bot: true, move: "c2", board: []string{"O...", "OXX.", ".X..", "...."}},
-			{move: "b1", board: []string{"O...", "OX..", "OXX.", "...."}},
-			{bot: true, move: "c2", board: []string{"....", "OXX.", "OXX.", "O..."}},
-			{move: "b4", board: []string{"....", ".XX.", "OXX.", "OOO."}},
-			{bot: true, move: "a1", board: []string{"....", "XXX.", ".XX.", "OOOO"}},
-		},
-		want: engine.Outcome{Over: true, Winner: 1, Reason: ReasonLine}, // VITORIA for O, -1
-	},
-	{
-		name: "Exemplo 2 normal, human X", level: "normal", botSeat: 1,
-		turns: []turn{
-			{move: "c2", board: []string{"....", ".X..", "....", "...."}},
-			{bot: true, move: "c2", board: []string{"....", ".O..", ".X..", "...."}},
-			{move: "a3", board: []string{"....", "....", ".OX.", "X..."}},
-			{bot: true, move: "b2", board: []string{"....", "..X.", ".OO.", ".X.."}},
-			{move: "b2", board: []string{"....", ".XO.", ".XO.", "..X."}},
-			{bot: true, move: "a1", board: []string{"....", "OOO.", ".XX.", "...X"}},
-			{refused: []string{"a2"}, move: "a3", board: []string{"....", ".OX.", "OOXX", "X..."}},
-			{bot: true, move: "a2", board: []string{"....", ".XXX", "OOO.", "OX.."}},
-			{move: "a2", board: []string{"...X", ".XO.", "XXO.", "OOX."}},
-			{bot: true, move: "a1", board: []string{"..X.", "OOO.", ".XX.", "XOOX"}},
-			{move: "b1", board: []string{"XX..", ".OX.", "OOXX", ".XOO"}},
-			{bot: true, move: "a2", board: []string{"X...", "XXXX", "OOOO", "O.XO"}},
-		},
-		want: engine.Outcome{Over: true, Winner: -1, Reason: ReasonBothLines}, // EMPATE, 0
-	},
-	{
-		name: "Exemplo 3 two players",
-		turns: []turn{
-			{move: "a1", board: []string{"....", "X...", "....", "...."}},
-			{move: "b2", board: []string{"....", "....", "XO..", "...."}},
-			{move: "a4", board: []string{"....", "....", "..O.", "XX.."}},
-			{move: "c4", board: []string{"....", "..O.", "....", ".XXO"}},
-			{move: "a4", board: []string{"....", ".O..", "...O", ".XXX"}},
-			{move: "b3", board: []string{"....", "...O", ".OOX", "..XX"}},
-			{move: "b4", board: []string{"...O", "..OX", "..OX", "..XX"}},
-			{move: "a3", board: []string{"..OX", ".OOX", "...X", "O..X"}},
-		},
-		want: engine.Outcome{Over: true, Winner: 0, Reason: ReasonLine}, // VITORIA DO JOGADOR 'X', 1
-	},
 }
 
 // TestSeedTranscripts replays the seed's three full games: each human move,
 // each bot answer (asked from the bot, not typed in), the board printed after
 // every turn and the final result.
 func TestSeedTranscripts(t *testing.T) {
-	for _, tr := range transcripts {
-		t.Run(tr.name, func(t *testing.T) {
+	for _, tr := range seedgames.Of("orbito") {
+		t.Run(tr.Name, func(t *testing.T) {
 			es, err := Game().New("2", nil, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := es.(*state)
 			var bot engine.Bot
-			if tr.level != "" {
-				bot, _ = Game().Bot(tr.level)
+			if tr.Level != "" {
+				bot, _ = Game().Bot(tr.Level)
 			}
-			for i, tn := range tr.turns {
+			for i, tn := range tr.Turns {
 				seat, ok := s.Turn()
 				if !ok {
 					t.Fatalf("turn %d: game over early: %+v", i+1, s.Outcome())
 				}
-				if tn.bot != (bot != nil && seat == tr.botSeat) {
-					t.Fatalf("turn %d: seat %d to move, transcript says bot=%v", i+1, seat, tn.bot)
+				if tn.Bot != (bot != nil && seat == tr.BotSeat) {
+					t.Fatalf("turn %d: seat %d to move, transcript says bot=%v", i+1, seat, tn.Bot)
 				}
-				for _, m := range tn.refused {
+				for _, m := range tn.Refused {
 					if err := s.Apply(seat, m); !errors.Is(err, &engine.Error{Code: engine.CodeIllegalMove}) {
 						t.Errorf("turn %d: Apply(%d, %q) = %v, want %s", i+1, seat, m, err, engine.CodeIllegalMove)
 					}
 				}
-				move := tn.move
-				if tn.bot {
+				move := tn.Move
+				if tn.Bot {
 					got, err := bot(s.Clone(), seat, nil, noDeadline)
 					if err != nil {
 						t.Fatalf("turn %d: bot: %v", i+1, err)
 					}
-					if got != tn.move {
-						t.Errorf("turn %d: %s bot played %s, want %s", i+1, tr.level, got, tn.move)
+					if got != tn.Move {
+						t.Errorf("turn %d: %s bot played %s, want %s", i+1, tr.Level, got, tn.Move)
 					}
 					move = got
 				}
 				if err := s.Apply(seat, move); err != nil {
 					t.Fatalf("turn %d: Apply(%d, %q): %v", i+1, seat, move, err)
 				}
-				if got := s.Board().([]string); !slices.Equal(got, tn.board) {
-					t.Fatalf("turn %d (%s): board = %q, want %q", i+1, move, got, tn.board)
+				if got := s.Board().([]string); !slices.Equal(got, tn.Board) {
+					t.Fatalf("turn %d (%s): board = %q, want %q", i+1, move, got, tn.Board)
 				}
 			}
-			if got := s.Outcome(); got != tr.want {
-				t.Errorf("outcome = %+v, want %+v", got, tr.want)
+			if got := s.Outcome(); got != tr.Outcome {
+				t.Errorf("outcome = %+v, want %+v", got, tr.Outcome)
 			}
 		})
 	}
