@@ -23,6 +23,15 @@ var ErrNotFound = errors.New("not found")
 // past the seq being written: a second writer (or a replayed save) lost.
 var ErrStaleSeq = errors.New("stale room seq")
 
+// ErrLeaseHeld is returned by AcquireLease when another node holds the
+// room's lease.
+var ErrLeaseHeld = errors.New("room lease held by another node")
+
+// ErrFenced is returned when a save, a renewal or a release carries an epoch
+// that is no longer the room's: another node has taken the room over since,
+// and the caller must stop serving it.
+var ErrFenced = errors.New("room taken over by another node")
+
 // Store keeps rooms and players. Implementations are safe for concurrent use.
 // Every method honours ctx.
 type Store interface {
@@ -76,6 +85,35 @@ type Room struct {
 	Finished bool
 	// UpdatedAt is the time of the save; it orders the live-room index.
 	UpdatedAt time.Time
+	// Epoch, when not zero, fences the save: it is refused with ErrFenced
+	// unless it is the room's current lease epoch (Leases), so that a node
+	// that lost the room (paused past its lease, say) can never overwrite
+	// the moves of the node that took it over. Zero saves unfenced, as a
+	// single node does.
+	Epoch int64
+}
+
+// Leases gives each room to one node at a time, for several lobby nodes on
+// one store. A lease expires unless renewed; every takeover increments the
+// room's epoch, which outlives the lease, and saves carrying an older epoch
+// are refused (Room.Epoch). Both stores implement it.
+type Leases interface {
+	// AcquireLease gives the room to node for ttl when its lease is free or
+	// expired, and returns the new epoch (the previous one plus one). When
+	// node already holds it, it extends it and returns the same epoch. When
+	// another node holds it, it fails with ErrLeaseHeld.
+	AcquireLease(ctx context.Context, room, node string, ttl time.Duration) (epoch int64, err error)
+	// RenewLease extends node's lease of the room for ttl from now. It
+	// fails with ErrFenced when epoch is no longer the room's (the lease
+	// was taken over); an expired lease that nobody took is renewed.
+	RenewLease(ctx context.Context, room, node string, epoch int64, ttl time.Duration) error
+	// ReleaseLease frees the room (clean shutdown) so another node may take
+	// it at once. It fails with ErrFenced when node no longer holds it at
+	// epoch, and then changes nothing.
+	ReleaseLease(ctx context.Context, room, node string, epoch int64) error
+	// LeaseHolder returns the node holding the room's lease and its epoch,
+	// or ErrNotFound when the lease is free or expired.
+	LeaseHolder(ctx context.Context, room string) (node string, epoch int64, err error)
 }
 
 // Player is a guest identity.

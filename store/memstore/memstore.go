@@ -48,7 +48,16 @@ type Store struct {
 	live      map[string]time.Time           // room id -> UpdatedAt
 	byToken   map[string]store.Player        // token hash -> player
 	playerRms map[string]map[string]struct{} // player id -> unfinished room ids
+	leases    map[string]*lease              // room id -> lease and epoch
 	nextSweep time.Time
+}
+
+// lease is a room's ownership. The epoch stays when the lease expires or is
+// released (node empty), so that the next owner's epoch is higher.
+type lease struct {
+	node    string
+	epoch   int64
+	expires time.Time
 }
 
 type room struct {
@@ -57,7 +66,10 @@ type room struct {
 	expiresAt time.Time // zero unless finished
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store  = (*Store)(nil)
+	_ store.Leases = (*Store)(nil)
+)
 
 // New returns an empty store.
 func New(opts ...Option) *Store {
@@ -68,6 +80,7 @@ func New(opts ...Option) *Store {
 		live:      make(map[string]time.Time),
 		byToken:   make(map[string]store.Player),
 		playerRms: make(map[string]map[string]struct{}),
+		leases:    make(map[string]*lease),
 	}
 	for _, o := range opts {
 		o(s)
@@ -92,6 +105,11 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	defer s.mu.Unlock()
 	s.sweepLocked(now)
 
+	if r.Epoch != 0 {
+		if cur := s.epochLocked(r.ID); cur != r.Epoch {
+			return fmt.Errorf("save room %s: epoch %d, current %d: %w", r.ID, r.Epoch, cur, store.ErrFenced)
+		}
+	}
 	old := s.roomLocked(r.ID, now)
 	if old != nil && old.r.Seq >= r.Seq {
 		return fmt.Errorf("save room %s: seq %d, stored %d: %w", r.ID, r.Seq, old.r.Seq, store.ErrStaleSeq)
@@ -284,6 +302,108 @@ func (s *Store) sweepLocked(now time.Time) {
 			delete(s.rooms, id)
 		}
 	}
+	// An epoch must outlive its room's snapshot only while someone may
+	// still write it: drop those of rooms that are gone and unowned.
+	for id, l := range s.leases {
+		if _, ok := s.rooms[id]; !ok && !now.Before(l.expires) {
+			delete(s.leases, id)
+		}
+	}
+}
+
+func (s *Store) epochLocked(id string) int64 {
+	if l := s.leases[id]; l != nil {
+		return l.epoch
+	}
+	return 0
+}
+
+func leaseArgs(room, node string, ttl time.Duration) error {
+	if room == "" || node == "" {
+		return fmt.Errorf("lease of room %q for node %q: empty id", room, node)
+	}
+	if ttl < time.Millisecond {
+		return fmt.Errorf("lease of room %s: ttl %v is under a millisecond", room, ttl)
+	}
+	return nil
+}
+
+// AcquireLease implements store.Leases.
+func (s *Store) AcquireLease(ctx context.Context, room, node string, ttl time.Duration) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("acquire lease of room %s: %w", room, err)
+	}
+	if err := leaseArgs(room, node, ttl); err != nil {
+		return 0, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.leases[room]
+	if l == nil {
+		l = &lease{}
+		s.leases[room] = l
+	}
+	live := now.Before(l.expires)
+	switch {
+	case live && l.node != node:
+		return 0, fmt.Errorf("acquire lease of room %s: held by %s: %w", room, l.node, store.ErrLeaseHeld)
+	case live: // node holds it already
+		l.expires = now.Add(ttl)
+	default:
+		l.node, l.epoch, l.expires = node, l.epoch+1, now.Add(ttl)
+	}
+	return l.epoch, nil
+}
+
+// RenewLease implements store.Leases.
+func (s *Store) RenewLease(ctx context.Context, room, node string, epoch int64, ttl time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("renew lease of room %s: %w", room, err)
+	}
+	if err := leaseArgs(room, node, ttl); err != nil {
+		return err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.leases[room]
+	if l == nil || l.epoch != epoch || (l.node != node && now.Before(l.expires)) {
+		return fmt.Errorf("renew lease of room %s at epoch %d: %w", room, epoch, store.ErrFenced)
+	}
+	l.node, l.expires = node, now.Add(ttl)
+	return nil
+}
+
+// ReleaseLease implements store.Leases.
+func (s *Store) ReleaseLease(ctx context.Context, room, node string, epoch int64) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("release lease of room %s: %w", room, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.leases[room]
+	if l == nil || l.epoch != epoch || l.node != node || !now.Before(l.expires) {
+		return fmt.Errorf("release lease of room %s at epoch %d: %w", room, epoch, store.ErrFenced)
+	}
+	l.node, l.expires = "", time.Time{}
+	return nil
+}
+
+// LeaseHolder implements store.Leases.
+func (s *Store) LeaseHolder(ctx context.Context, room string) (string, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return "", 0, fmt.Errorf("lease holder of room %s: %w", room, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.leases[room]
+	if l == nil || l.node == "" || !now.Before(l.expires) {
+		return "", 0, fmt.Errorf("lease holder of room %s: %w", room, store.ErrNotFound)
+	}
+	return l.node, l.epoch, nil
 }
 
 func (s *Store) removePlayerRoomLocked(player, roomID string) {

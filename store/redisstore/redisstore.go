@@ -9,6 +9,8 @@
 //	P player:<tokenhash>    hash: id, name
 //	P player:<id>:rooms     set: ids of the player's unfinished rooms (an index)
 //	P rooms:live            sorted set: live room ids by UpdatedAt (an index)
+//	P room:{<id>}:lease     string: the node holding the room, expiring (PX)
+//	P room:{<id>}:epoch     integer: incremented at every takeover; fences saves
 //
 // SaveRoom is one round trip: a pipeline that runs the save script on the
 // room's two keys (seq check, snapshot, log append, TTLs: atomic) followed
@@ -59,7 +61,10 @@ type Store struct {
 	retention time.Duration
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store  = (*Store)(nil)
+	_ store.Leases = (*Store)(nil)
+)
 
 // New connects to the Redis named by url and checks that it answers. Keys go
 // under prefix, which must not contain '{' or '}'. Close closes the
@@ -174,22 +179,35 @@ func (s *Store) PlayerRoomsKey(playerID string) string {
 	return s.prefix + "player:" + playerID + ":rooms"
 }
 
+// LeaseKey is the key of a room's lease, in the same slot as RoomKey.
+func (s *Store) LeaseKey(id string) string { return s.RoomKey(id) + ":lease" }
+
+// EpochKey is the key of a room's lease epoch, in the same slot as RoomKey.
+func (s *Store) EpochKey(id string) string { return s.RoomKey(id) + ":epoch" }
+
 // LiveKey is the key of the live-room index.
 func (s *Store) LiveKey() string { return s.prefix + "rooms:live" }
 
 // saveScript writes one room, atomically, if the stored seq is lower than
-// the new one. Its keys are the room's hash and log (one slot). The fencing
-// check of issue 7 (a lease epoch) goes next to the seq check: one more key,
-// P room:{<id>}:lease, in the same slot, and one more argument.
+// the new one and, for a fenced save, the room's lease epoch is the one the
+// writer holds. Its keys are the room's hash, log and epoch (one slot).
 //
-// KEYS: room hash, room log.
+// KEYS: room hash, room log, room epoch.
 // ARGV: seq, snapshot, players (JSON), live (0/1), finished (0/1), updated
-// (Unix µs), retention (ms), then the log entries to append.
-// Returns {1, seq} when written, {0, stored seq} when stale.
+// (Unix µs), retention (ms), epoch (0: unfenced), then the log entries to
+// append.
+// Returns {1, seq} when written, {0, stored seq} when stale, {2, current
+// epoch} when fenced.
 var saveScript = redis.NewScript(`
 local function seq_ge(a, b) -- a >= b, for decimal strings of non-negative integers
   if #a ~= #b then return #a > #b end
   return a >= b
+end
+if ARGV[8] ~= '0' then
+  local epoch = redis.call('GET', KEYS[3]) or '0'
+  if epoch ~= ARGV[8] then
+    return {2, epoch}
+  end
 end
 local cur = redis.call('HGET', KEYS[1], 'seq')
 if cur and seq_ge(cur, ARGV[1]) then
@@ -198,7 +216,7 @@ end
 redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'snap', ARGV[2], 'players', ARGV[3],
   'live', ARGV[4], 'finished', ARGV[5], 'updated', ARGV[6])
 local n = #ARGV
-local i = 8
+local i = 9
 while i <= n do
   local j = math.min(i + 999, n)
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, j))
@@ -207,9 +225,11 @@ end
 if ARGV[5] == '1' then
   redis.call('PEXPIRE', KEYS[1], ARGV[7])
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
+  redis.call('PEXPIRE', KEYS[3], ARGV[7])
 else
   redis.call('PERSIST', KEYS[1])
   redis.call('PERSIST', KEYS[2])
+  redis.call('PERSIST', KEYS[3])
 end
 return {1, ARGV[1]}
 `)
@@ -230,14 +250,14 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", r.ID, err)
 	}
-	args := make([]any, 0, 7+len(r.Append))
+	args := make([]any, 0, 8+len(r.Append))
 	args = append(args, strconv.FormatInt(r.Seq, 10), r.Snapshot, players,
 		flag(r.Live), flag(r.Finished), strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10),
-		strconv.FormatInt(s.retention.Milliseconds(), 10))
+		strconv.FormatInt(s.retention.Milliseconds(), 10), strconv.FormatInt(r.Epoch, 10))
 	for _, e := range r.Append {
 		args = append(args, e)
 	}
-	keys := []string{s.RoomKey(r.ID), s.LogKey(r.ID)}
+	keys := []string{s.RoomKey(r.ID), s.LogKey(r.ID), s.EpochKey(r.ID)}
 
 	cmd, err := s.savePipeline(ctx, r, keys, args, false)
 	if err == nil && redis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
@@ -255,7 +275,11 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	if err != nil || len(res) != 2 {
 		return fmt.Errorf("save room %s: unexpected script result %v (%v)", r.ID, cmd.Val(), err)
 	}
-	if ok, _ := res[0].(int64); ok != 1 {
+	switch code, _ := res[0].(int64); code {
+	case 1:
+	case 2:
+		return fmt.Errorf("save room %s: epoch %d, current %v: %w", r.ID, r.Epoch, res[1], store.ErrFenced)
+	default:
 		return fmt.Errorf("save room %s: seq %d, stored %v: %w", r.ID, r.Seq, res[1], store.ErrStaleSeq)
 	}
 	// The room is written. Index commands that failed (the pipeline's other

@@ -121,9 +121,11 @@ func TestKeysOfARoomShareASlot(t *testing.T) {
 	}
 	slots := map[int]bool{}
 	for _, id := range []string{"abc", "r-1", "x", "with}brace", "with{brace", "ünï", "a:b:c", "42"} {
-		room, log := s.RoomKey(id), s.LogKey(id)
-		if keySlot(room) != keySlot(log) {
-			t.Errorf("room %q: %s in slot %d, %s in slot %d", id, room, keySlot(room), log, keySlot(log))
+		room := s.RoomKey(id)
+		for _, k := range []string{s.LogKey(id), s.LeaseKey(id), s.EpochKey(id)} {
+			if keySlot(room) != keySlot(k) {
+				t.Errorf("room %q: %s in slot %d, %s in slot %d", id, room, keySlot(room), k, keySlot(k))
+			}
 		}
 		if keySlot(room) != keySlot("{"+strings.SplitN(id, "}", 2)[0]+"}") {
 			t.Errorf("room %q: key %s is not slotted by its id", id, room)

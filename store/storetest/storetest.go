@@ -51,6 +51,10 @@ func Run(t *testing.T, newStore Factory) {
 		{"ConcurrentSavesSameSeqOneWins", testConcurrentSameSeq},
 		{"ContextCancelled", testContextCancelled},
 		{"Ping", testPing},
+		{"LeaseExclusive", testLeaseExclusive},
+		{"LeaseTakeoverFences", testLeaseTakeoverFences},
+		{"LeaseRenew", testLeaseRenew},
+		{"LeaseRelease", testLeaseRelease},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
