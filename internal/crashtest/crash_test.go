@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -221,6 +222,9 @@ func TestCrashRecovery(t *testing.T) {
 			t.Fatalf("seed %d: %s: %v", seed, d.name, err)
 		}
 		finals += n
+		for _, f := range d.done {
+			d.st.rechecked += len(f.model.moves)
+		}
 	}
 
 	var sum stats
@@ -232,6 +236,8 @@ func TestCrashRecovery(t *testing.T) {
 		sum.resigned += d.st.resigned
 		sum.acked += d.st.acked
 		sum.recovered += d.st.recovered
+		sum.landed += d.st.landed
+		sum.rechecked += d.st.rechecked
 		sum.checked += d.st.checked
 		sum.verified += d.st.verified
 		sum.lost += d.st.lost
@@ -240,13 +246,20 @@ func TestCrashRecovery(t *testing.T) {
 	if sum.verified == 0 || sum.checked == 0 {
 		t.Errorf("no acknowledged move was checked after a kill")
 	}
-	line := fmt.Sprintf("crash summary: seed=%d kills=%d(+1 after the end) games=%d finished=%d (resigned %d) rooms-at-once=%d "+
-		"moves acknowledged=%d checked-after-restarts=%d acknowledged-then-verified=%d recovered-unseen=%d sent-but-lost=%d "+
-		"room-checks=%d finished-rechecked=%d play=%v",
-		seed, kills, sum.games, finals, sum.resigned, len(drivers), sum.acked, sum.checked, sum.verified,
-		sum.recovered, sum.lost, sum.restartChecks, finals, played.Round(time.Millisecond))
+	line := fmt.Sprintf("crash summary: seed=%d kills=%d(+1 after the end) rooms-at-once=%d games=%d finished=%d (resigned %d) "+
+		"moves: acknowledged=%d unseen-then-restored=%d (own sends %d) sent-but-lost=%d | checked after kills: room-checks=%d moves=%d distinct=%d | "+
+		"after the last kill: rooms=%d moves=%d | play=%v",
+		seed, kills, len(drivers), sum.games, finals, sum.resigned,
+		sum.acked, sum.recovered, sum.landed, sum.lost, sum.restartChecks, sum.checked, sum.verified,
+		finals, sum.rechecked, played.Round(time.Millisecond))
 	t.Log(line)
 	fmt.Println(line)
+	l.kill()
+	if log, err := os.ReadFile(l.logPath); err != nil {
+		t.Error(err)
+	} else if strings.Contains(string(log), "DATA RACE") || strings.Contains(string(log), "panic") {
+		t.Errorf("the server logged a data race or a panic:\n%s", l.logTail())
+	}
 }
 
 // checkFinished joins every finished room as a spectator of a restarted

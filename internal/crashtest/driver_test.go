@@ -74,15 +74,16 @@ type finished struct {
 
 // stats are the driver's counts for the summary line.
 type stats struct {
-	games, resigned      int
-	acked                int // moves seen acknowledged in a room.state
-	recovered            int // moves a restarted server showed that no client had seen (saved just before the kill, or a bot's move after the restore)
-	checked              int // acknowledged moves found again in a restarted server's state (each time)
-	verified             int // distinct acknowledged moves found again after at least one kill
-	lost                 int // moves sent, never acknowledged, and absent after the restart
-	verifiedUpTo         int
-	restartChecks        int
-	finalChecked, finals int
+	games, resigned int
+	acked           int // moves seen acknowledged in a room.state
+	recovered       int // moves a restarted server showed that no client had seen (saved just before the kill, or a bot's move after the restore)
+	landed          int // of which moves this driver had sent
+	checked         int // acknowledged moves found again in a restarted server's state (each time)
+	verified        int // distinct acknowledged moves found again after at least one kill
+	lost            int // moves sent, never acknowledged, and absent after the restart
+	verifiedUpTo    int
+	restartChecks   int
+	rechecked       int // moves of finished games checked again after the last kill
 }
 
 func (d *driver) clients() []*client { return append(slices.Clone(d.players), d.specs...) }
@@ -535,6 +536,9 @@ func (d *driver) advance(s *msg, got, seatStatus string, afterRestart bool) erro
 			if !landed && afterRestart {
 				d.st.lost++
 			}
+			if landed && afterRestart {
+				d.st.landed++
+			}
 			if landed || afterRestart {
 				d.pending = nil
 			}
@@ -609,9 +613,12 @@ func (d *driver) recover() error {
 	if d.room == "" {
 		return d.h.ready(d)
 	}
+	// Seats held before the kill; the welcome must list the room if it
+	// is still unfinished once the restarted server's state is checked.
+	var seated []*client
 	for _, c := range d.players {
-		if c.seat >= 0 && d.model.status != "finished" && !slices.Contains(c.welcome, d.room) {
-			return fmt.Errorf("%s holds seat %d of unfinished room %s, its welcome lists %v", c.name, c.seat, d.room, c.welcome)
+		if c.seat >= 0 {
+			seated = append(seated, c)
 		}
 	}
 	var rejoined []*client
@@ -638,6 +645,11 @@ func (d *driver) recover() error {
 	}
 	if d.checkRun || d.mEpoch != d.epoch {
 		return fmt.Errorf("no state of the restarted room was checked")
+	}
+	for _, c := range seated {
+		if d.model.status != "finished" && !slices.Contains(c.welcome, d.room) {
+			return fmt.Errorf("%s holds seat %d of unfinished room %s, its welcome lists %v", c.name, c.seat, d.room, c.welcome)
+		}
 	}
 	return d.h.ready(d)
 }
