@@ -48,12 +48,15 @@ type harness struct {
 	t     *testing.T
 	lobby *lobby
 
+	// gate is held by the harness while it kills and restarts the
+	// server, and by drivers while they dial.
+	gate   sync.RWMutex
 	mu     sync.Mutex
 	run    int
 	runCh  chan struct{} // closed when run changes
 	killed atomic.Int64  // the last run that was killed
 
-	readyCh   chan string
+	readyCh   chan int
 	finishing atomic.Bool
 	abort     chan struct{} // closed when the test fails
 
@@ -89,10 +92,27 @@ func (h *harness) nextRun() {
 	h.mu.Unlock()
 }
 
-// ready tells the harness that d has checked its room in the current run.
+// currentRun is the server's current run.
+func (h *harness) currentRun() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.run
+}
+
+// ready tells the harness that d has checked its room in its run.
 func (h *harness) ready(d *driver) error {
-	h.readyCh <- d.name
+	h.readyCh <- d.epoch
 	return nil
+}
+
+// restart kills the server (run killed) and starts the next run.
+func (h *harness) restart(killed int) {
+	h.gate.Lock()
+	defer h.gate.Unlock()
+	h.killed.Store(int64(killed))
+	h.lobby.kill()
+	h.lobby.start()
+	h.nextRun()
 }
 
 // roomKinds is the set of rooms played at once, times -crash.scale.
@@ -127,7 +147,7 @@ func TestCrashRecovery(t *testing.T) {
 	rs := redistest.StartServer(t)
 	l := newLobby(t, bin, rs.Addr(), fmt.Sprintf("crash%d:", seed))
 	l.start()
-	h := &harness{t: t, lobby: l, runCh: make(chan struct{}), readyCh: make(chan string, 1024), abort: make(chan struct{})}
+	h := &harness{t: t, lobby: l, runCh: make(chan struct{}), readyCh: make(chan int, 1024), abort: make(chan struct{})}
 	h.killed.Store(-1)
 
 	catalog := games.Catalog()
@@ -176,30 +196,52 @@ func TestCrashRecovery(t *testing.T) {
 		t.Fatalf("server log tail:\n%s", l.logTail())
 	}
 
-	for k := 1; k <= kills; k++ {
-		delay := time.Duration(300+rng.IntN(2200)) * time.Millisecond
-		select {
-		case err := <-errs:
-			running--
-			fail(fmt.Errorf("a driver stopped before kill %d: %v", k, err))
-		case <-time.After(delay):
-		}
-		h.killed.Store(int64(k - 1))
-		l.kill()
-		l.start()
-		h.nextRun()
+	// Most kills come while the games are under way (every driver has
+	// checked its room after the previous restart); about one in three
+	// comes right after a restart, while the rooms are being restored and
+	// joined again.
+	quick := 0
+	// waitReady waits until every driver has checked its room in run.
+	waitReady := func(run int) {
+		t.Helper()
+		timeout := time.After(2 * waitLimit)
 		for n := 0; n < len(drivers); {
 			select {
-			case <-h.readyCh:
-				n++
+			case r := <-h.readyCh:
+				if r == run {
+					n++
+				}
 			case err := <-errs:
 				running--
-				fail(fmt.Errorf("after kill %d: %v", k, err))
-			case <-time.After(2 * waitLimit):
-				fail(fmt.Errorf("drivers not back %v after kill %d", 2*waitLimit, k))
+				fail(fmt.Errorf("after kill %d: %v", run, err))
+			case <-timeout:
+				fail(fmt.Errorf("drivers not back %v after kill %d", 2*waitLimit, run))
 			}
 		}
 	}
+	for k := 1; k <= kills; k++ {
+		if k > 1 && rng.IntN(3) == 0 {
+			quick++
+			select {
+			case err := <-errs:
+				running--
+				fail(fmt.Errorf("a driver stopped before kill %d: %v", k, err))
+			case <-time.After(time.Duration(rng.IntN(400)) * time.Millisecond):
+			}
+		} else {
+			if k > 1 {
+				waitReady(k - 1)
+			}
+			select {
+			case err := <-errs:
+				running--
+				fail(fmt.Errorf("a driver stopped before kill %d: %v", k, err))
+			case <-time.After(time.Duration(300+rng.IntN(2200)) * time.Millisecond):
+			}
+		}
+		h.restart(k - 1)
+	}
+	waitReady(kills)
 	h.finishing.Store(true)
 	for running > 0 {
 		err := <-errs
@@ -212,9 +254,7 @@ func TestCrashRecovery(t *testing.T) {
 
 	// One more kill after every game ended: each finished game comes back
 	// from Redis as it ended.
-	h.killed.Store(int64(kills))
-	l.kill()
-	l.start()
+	h.restart(kills)
 	finals := 0
 	for _, d := range drivers {
 		n, err := checkFinished(l.wsURL(), d.done)
@@ -246,10 +286,10 @@ func TestCrashRecovery(t *testing.T) {
 	if sum.verified == 0 || sum.checked == 0 {
 		t.Errorf("no acknowledged move was checked after a kill")
 	}
-	line := fmt.Sprintf("crash summary: seed=%d kills=%d(+1 after the end) rooms-at-once=%d games=%d finished=%d (resigned %d) "+
+	line := fmt.Sprintf("crash summary: seed=%d kills=%d (%d right after a restart; +1 after the end) rooms-at-once=%d games=%d finished=%d (resigned %d) "+
 		"moves: acknowledged=%d unseen-then-restored=%d (own sends %d) sent-but-lost=%d | checked after kills: room-checks=%d moves=%d distinct=%d | "+
 		"after the last kill: rooms=%d moves=%d | play=%v",
-		seed, kills, len(drivers), sum.games, finals, sum.resigned,
+		seed, kills, quick, len(drivers), sum.games, finals, sum.resigned,
 		sum.acked, sum.recovered, sum.landed, sum.lost, sum.restartChecks, sum.checked, sum.verified,
 		finals, sum.rechecked, played.Round(time.Millisecond))
 	t.Log(line)

@@ -137,13 +137,23 @@ func (d *driver) drain() {
 	}
 }
 
-// connect opens every client's first connection.
+// connect opens a new connection for every client to the server of the
+// driver's run and waits for the welcomes. The harness's gate keeps the
+// server from being killed and restarted while the clients dial, so that
+// every connection is tagged with the run it really reached.
 func (d *driver) connect() error {
+	d.h.gate.RLock()
+	if d.h.currentRun() != d.epoch {
+		d.h.gate.RUnlock()
+		return errDown // killed again meanwhile
+	}
 	for _, c := range d.clients() {
 		if err := c.dial(d.h.lobby.wsURL(), d.epoch, d.in); err != nil {
-			return fmt.Errorf("%w: %v", errDown, err)
+			d.h.gate.RUnlock()
+			return err
 		}
 	}
+	d.h.gate.RUnlock()
 	return d.waitFor("welcome", func() bool {
 		for _, c := range d.clients() {
 			if c.welcomed != d.epoch || c.token == "" {
@@ -439,6 +449,13 @@ func (d *driver) onState(ev event) error {
 	if err != nil {
 		return err
 	}
+	if n := len(d.model.moves); n > 0 && got == want.text {
+		// The same position at a lower seq: the move's own broadcast,
+		// read after a later state of another client.
+		if lm := &d.model.moves[n-1]; lm.Seen && lm.Run == ev.epoch && s.Seq < lm.Seq {
+			lm.Seq = s.Seq
+		}
+	}
 	if v, ok := d.views[s.Seq]; ok {
 		if v != got {
 			return fmt.Errorf("clients diverge at seq %d:\n%s\n%s", s.Seq, v, got)
@@ -454,8 +471,13 @@ func (d *driver) onState(ev event) error {
 	d.checkRun = false
 	before := len(d.model.moves)
 	if first && ev.epoch > 0 {
-		if n := len(d.model.moves); n > 0 && s.Seq < d.model.moves[n-1].Seq {
-			return fmt.Errorf("restarted at seq %d, below the seq %d of the last acknowledged move", s.Seq, d.model.moves[n-1].Seq)
+		// A restored room's seq is its snapshot's, at least the seq every
+		// saved move was saved with. (A move first seen after a restart
+		// has no known save seq.)
+		for _, mv := range d.model.moves {
+			if mv.Seen && s.Seq < mv.Seq {
+				return fmt.Errorf("restarted at seq %d, below the seq %d of acknowledged move %s", s.Seq, mv.Seq, mv.Move)
+			}
 		}
 	}
 	if got != want.text {
@@ -517,7 +539,7 @@ func (d *driver) advance(s *msg, got, seatStatus string, afterRestart bool) erro
 		// Found: the new moves were acknowledged by this state.
 		added := n.moves[len(d.model.moves):]
 		for i := range added {
-			added[i].Seq = s.Seq
+			added[i].Seq, added[i].Run = s.Seq, d.mEpoch
 			added[i].Seen = !afterRestart
 		}
 		if afterRestart {
@@ -560,8 +582,18 @@ func (d *driver) mustView(seatStatus string) string {
 
 // recover waits for the server to be back, reconnects every client with
 // its token, joins the current room again and checks the room against the
-// model (onState does, on the first state of the new run).
+// model (onState does, on the first state of the new run). A kill during
+// the recovery starts it again.
 func (d *driver) recover() error {
+	for {
+		err := d.recoverOnce()
+		if !errors.Is(err, errDown) {
+			return err
+		}
+	}
+}
+
+func (d *driver) recoverOnce() error {
 	// Take what the old connections still hold: states sent before the
 	// kill are acknowledgements too.
 	for _, c := range d.clients() {
@@ -586,6 +618,9 @@ func (d *driver) recover() error {
 		return err
 	}
 	d.epoch, d.down = epoch, false
+	for _, c := range d.clients() {
+		c.welcomed = -1
+	}
 	if err := d.connect(); err != nil {
 		return err
 	}

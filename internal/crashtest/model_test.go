@@ -18,8 +18,11 @@ var volatile = []string{"type", "id", "room", "seq", "players", "spectators", "c
 type move struct {
 	Seat int
 	Move string
-	// Seq is the seq of the first room.state that showed it.
+	// Seq is the lowest seq of the room.states of its run that showed it
+	// (for a move seen live, the seq it was saved with).
 	Seq int64
+	// Run is the server run whose states showed it first.
+	Run int
 	// Seen is false for a move the clients never saw acknowledged before
 	// a kill and that the restarted server shows (a move whose save landed
 	// just before the kill, or a bot's move after the restore).
