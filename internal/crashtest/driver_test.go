@@ -488,6 +488,9 @@ func (d *driver) onState(ev event) error {
 		d.st.lost++ // sent before the kill, never saved: the player plays again
 		d.pending = nil
 	}
+	if err := d.checkHistory(s.raw); err != nil {
+		return err
+	}
 	if first && ev.epoch > 0 {
 		n := before
 		d.st.restartChecks++
@@ -570,6 +573,34 @@ func (d *driver) advance(s *msg, got, seatStatus string, afterRestart bool) erro
 	}
 	return fmt.Errorf("state seq %d does not follow from the %d acknowledged moves (a move lost or applied twice?)\nserver: %s\nmodel:  %s\ntried: %s",
 		s.Seq, len(d.model.moves), got, d.mustView(seatStatus), strings.Join(tried, "; "))
+}
+
+// checkHistory compares the room.state's move history ("moves", a list of
+// {"seat","move"} from the start of the game, an addition of the clocks
+// issue), when the server sends one, with the moves the model replayed.
+func (d *driver) checkHistory(raw []byte) error {
+	var h struct {
+		Moves *[]struct {
+			Seat int    `json:"seat"`
+			Move string `json:"move"`
+		} `json:"moves"`
+	}
+	if err := json.Unmarshal(raw, &h); err != nil || h.Moves == nil {
+		return nil // no history in this server's states (or another form of it)
+	}
+	got := *h.Moves
+	ok := len(got) == len(d.model.moves)
+	for i := 0; ok && i < len(got); i++ {
+		ok = got[i].Seat == d.model.moves[i].Seat && got[i].Move == d.model.moves[i].Move
+	}
+	if !ok {
+		want := make([]string, len(d.model.moves))
+		for i, m := range d.model.moves {
+			want[i] = fmt.Sprintf("%d:%s", m.Seat, m.Move)
+		}
+		return fmt.Errorf("the state's move history %+v is not the moves replayed %v", got, want)
+	}
+	return nil
 }
 
 func (d *driver) mustView(seatStatus string) string {

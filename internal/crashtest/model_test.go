@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
@@ -175,4 +176,25 @@ func (m *model) after(steps []step) (*model, error) {
 		}
 	}
 	return n, nil
+}
+
+// TestCheckHistory: the move history of a room.state, when the server
+// sends one, must be the moves the model replayed.
+func TestCheckHistory(t *testing.T) {
+	d := &driver{model: &model{moves: []move{{Seat: 0, Move: "b2"}, {Seat: 1, Move: "a1"}}}}
+	for _, tc := range []struct {
+		raw  string
+		fail bool
+	}{
+		{`{"type":"room.state"}`, false},
+		{`{"moves":[{"seat":0,"move":"b2"},{"seat":1,"move":"a1"}]}`, false},
+		{`{"moves":[{"seat":0,"move":"b2"}]}`, true},
+		{`{"moves":[{"seat":0,"move":"b2"},{"seat":1,"move":"a1"},{"seat":1,"move":"a1"}]}`, true},
+		{`{"moves":[{"seat":0,"move":"b2"},{"seat":0,"move":"a1"}]}`, true},
+		{`{"moves":[]}`, true},
+	} {
+		if err := d.checkHistory([]byte(tc.raw)); (err != nil) != tc.fail {
+			t.Errorf("%s: error %v, want failure %v", tc.raw, err, tc.fail)
+		}
+	}
 }
