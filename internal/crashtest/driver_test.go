@@ -263,8 +263,9 @@ func (d *driver) play() error {
 			return d.waitFor("the room to start", func() bool { return d.seatStatus() == "playing" })
 		}
 		// A pause, so that kills find games at every stage; the clients
-		// keep far below the rate limit.
-		if err := d.sleep(time.Duration(10+d.rng.IntN(90)) * time.Millisecond); err != nil {
+		// stay below the rate limit (20 a second): a 2048 player moves
+		// about 15 times a second at most.
+		if err := d.sleep(time.Duration(20+d.rng.IntN(90)) * time.Millisecond); err != nil {
 			return err
 		}
 		if d.plies >= d.cap {
