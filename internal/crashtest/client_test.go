@@ -51,7 +51,6 @@ type client struct {
 	conn    *websocket.Conn
 	epoch   int           // the server run its connection belongs to
 	readerQ chan struct{} // closed when the connection's reader has exited
-	open    bool          // the reader has not reported the end yet
 
 	welcome    []string // rooms of the last welcome
 	welcomed   int      // epoch of the last welcome
@@ -70,7 +69,7 @@ func (c *client) dial(url string, epoch int, in chan<- event) error {
 	if err != nil {
 		return fmt.Errorf("%s: dial: %w", c.name, err)
 	}
-	c.conn, c.epoch, c.open, c.readerQ, c.lastSeq = conn, epoch, true, make(chan struct{}), 0
+	c.conn, c.epoch, c.readerQ, c.lastSeq = conn, epoch, make(chan struct{}), 0
 	go read(c, conn, epoch, in, c.readerQ)
 	return c.send(map[string]any{"type": "hello", "name": c.name, "token": c.token})
 }

@@ -351,9 +351,6 @@ func (d *driver) waitFor(what string, pred func() bool) error {
 func (d *driver) handle(ev event) error {
 	c := ev.c
 	if ev.m == nil {
-		if ev.epoch == c.epoch {
-			c.open = false
-		}
 		if ev.epoch < d.epoch {
 			return nil // an old connection's end, already known
 		}
