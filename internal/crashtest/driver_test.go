@@ -81,7 +81,7 @@ type stats struct {
 	checked         int // acknowledged moves found again in a restarted server's state (each time)
 	verified        int // distinct acknowledged moves found again after at least one kill
 	lost            int // moves sent, never acknowledged, and absent after the restart
-	verifiedUpTo    int
+	verifiedUpTo    int // moves of the current game already counted in verified
 	restartChecks   int
 	rechecked       int // moves of finished games checked again after the last kill
 }
@@ -205,7 +205,7 @@ func (d *driver) step() error {
 // create starts a new game: a room.create from the first player.
 func (d *driver) create() error {
 	d.gameNo++
-	d.plies, d.pending, d.views = 0, nil, map[int64]string{}
+	d.plies, d.pending, d.views, d.st.verifiedUpTo = 0, nil, map[int64]string{}, 0
 	d.human = d.gameNo % 2
 	d.setup = nil
 	req := map[string]any{"type": "room.create", "game": d.game.Info().ID, "variant": d.variant}
