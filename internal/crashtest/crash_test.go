@@ -1,12 +1,14 @@
 package crashtest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
 var (
@@ -145,7 +148,8 @@ func TestCrashRecovery(t *testing.T) {
 
 	bin := buildLobby(t, *raceFlag)
 	rs := redistest.StartServer(t)
-	l := newLobby(t, bin, rs.Addr(), fmt.Sprintf("crash%d:", seed))
+	prefix := fmt.Sprintf("crash%d:", seed)
+	l := newLobby(t, bin, rs.Addr(), prefix)
 	l.start()
 	h := &harness{t: t, lobby: l, runCh: make(chan struct{}), readyCh: make(chan int, 1024), abort: make(chan struct{})}
 	h.killed.Store(-1)
@@ -267,6 +271,14 @@ func TestCrashRecovery(t *testing.T) {
 		}
 	}
 
+	// The stored log of every game, read as docs/persistence.md says
+	// (back from the snapshot's seq through prev), holds the moves played,
+	// each once.
+	logs, err := checkLogs(rs.Addr(), prefix, drivers)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+
 	var sum stats
 	for _, d := range drivers {
 		if d.room != "" || len(d.done) != d.st.games {
@@ -288,10 +300,10 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	line := fmt.Sprintf("crash summary: seed=%d kills=%d (%d right after a restart; +1 after the end) rooms-at-once=%d games=%d finished=%d (resigned %d) "+
 		"moves: acknowledged=%d unseen-then-restored=%d (own sends %d) sent-but-lost=%d | checked after kills: room-checks=%d moves=%d distinct=%d | "+
-		"after the last kill: rooms=%d moves=%d | play=%v",
+		"after the last kill: rooms=%d moves=%d, stored logs=%d | play=%v",
 		seed, kills, quick, len(drivers), sum.games, finals, sum.resigned,
 		sum.acked, sum.recovered, sum.landed, sum.lost, sum.restartChecks, sum.checked, sum.verified,
-		finals, sum.rechecked, played.Round(time.Millisecond))
+		finals, sum.rechecked, logs, played.Round(time.Millisecond))
 	t.Log(line)
 	fmt.Println(line)
 	l.kill()
@@ -361,6 +373,68 @@ func checkFinished(url string, done []finished) (int, error) {
 		}
 		if err := conn.WriteJSON(map[string]any{"type": "room.leave", "room": f.room}); err != nil {
 			return n, err
+		}
+	}
+	return n, nil
+}
+
+// checkLogs reads the stored log of every finished game and compares the
+// moves on its history with the game's model. It returns how many logs it
+// checked.
+func checkLogs(addr, prefix string, drivers []*driver) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	st, err := redisstore.New(ctx, addr, prefix)
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	n := 0
+	for _, d := range drivers {
+		for _, f := range d.done {
+			saved, err := st.LoadRoom(ctx, f.room)
+			if err != nil {
+				return n, fmt.Errorf("room %s: %w", f.room, err)
+			}
+			raw, err := st.RoomLog(ctx, f.room)
+			if err != nil {
+				return n, fmt.Errorf("log of room %s: %w", f.room, err)
+			}
+			type entry struct {
+				Seq  int64  `json:"seq"`
+				Prev int64  `json:"prev"`
+				Kind string `json:"kind"`
+				Seat *int   `json:"seat"`
+				Move string `json:"move"`
+			}
+			bySeq := map[int64]entry{}
+			for _, e := range raw {
+				var le entry
+				if err := json.Unmarshal(e, &le); err != nil {
+					return n, fmt.Errorf("log of room %s: %s: %w", f.room, e, err)
+				}
+				bySeq[le.Seq] = le
+			}
+			var history []string
+			for seq := saved.Seq; seq != 0; {
+				le, ok := bySeq[seq]
+				if !ok || le.Prev >= seq {
+					return n, fmt.Errorf("log of room %s: no entry at seq %d of its history, or a bad prev", f.room, seq)
+				}
+				if le.Kind == "move" && le.Seat != nil {
+					history = append(history, fmt.Sprintf("%d:%s", *le.Seat, le.Move))
+				}
+				seq = le.Prev
+			}
+			slices.Reverse(history)
+			want := make([]string, len(f.model.moves))
+			for i, m := range f.model.moves {
+				want[i] = fmt.Sprintf("%d:%s", m.Seat, m.Move)
+			}
+			if !slices.Equal(history, want) {
+				return n, fmt.Errorf("the stored log of room %s has moves %v, the game was %v", f.room, history, want)
+			}
+			n++
 		}
 	}
 	return n, nil
