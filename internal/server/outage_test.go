@@ -177,3 +177,38 @@ func waitReady(t *testing.T, base string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestRedisOutageBeforeRestore: after a restart a room comes back the first
+// time someone asks for it. Asked while Redis is down, the server cannot
+// tell whether the room exists: it answers "internal" (try again), not
+// "unknown_room", and once Redis is back the same join restores the room.
+func TestRedisOutageBeforeRestore(t *testing.T) {
+	rs, _, open := redisOpener(t)
+	s1 := startOnRedis(t, open)
+	a, b, sp, room, st := morrisRoom(t, s1)
+	st = move(t, a, room, "b2", st.Seq, a, b, sp)
+	s1.Stop()
+
+	s2 := startOnRedis(t, open)
+	x := s2.Hello(t, "late", "") // says hello while Redis answers
+	x.Send(map[string]any{"type": "room.join", "room": "no-such-room", "as": "spectator"})
+	x.WaitError("unknown_room")
+	rs.Stop()
+	x.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
+	if e := x.WaitError("internal"); e.Room != room || e.Message == "" {
+		t.Fatalf("join with Redis down: %s", e.Raw)
+	}
+	rs.Restart()
+	waitReady(t, s2.URL)
+	x.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
+	x.Wait("room.joined", func(m testserver.Msg) bool { return m.Room == room })
+	got := x.State(room, nil)
+	if string(got.Board) != string(st.Board) || got.LastMove == nil || got.LastMove.Move != "b2" {
+		t.Fatalf("restored %s\nwas %s", got.Raw, st.Raw)
+	}
+	for _, m := range x.Log() {
+		if m.Type == "error" && m.Code != "unknown_room" && m.Code != "internal" {
+			t.Fatalf("unexpected error %s", m.Raw)
+		}
+	}
+}
