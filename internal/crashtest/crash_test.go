@@ -118,19 +118,22 @@ func (h *harness) restart(killed int) {
 	h.nextRun()
 }
 
-// roomKinds is the set of rooms played at once, times -crash.scale.
+// roomKinds is the set of rooms played at once, times -crash.scale: the
+// game, the kind of room, the spectators, and the plies after which the
+// side to move resigns (orbito 4x4 and queens end well before 100; random
+// go and morris could go on for long).
 var roomKinds = []struct {
 	game, variant, kind string
 	specs, cap          int
 }{
-	{"orbito", "2", pair, 2, 1000},
+	{"orbito", "2", pair, 2, 100},
 	{"morris", "3", pair, 2, 30},
 	{"go", "9", pair, 2, 40},
-	{"queens", "tradicional", pair, 2, 1000},
-	{"orbito", "2", bot, 1, 1000},
+	{"queens", "tradicional", pair, 2, 100},
+	{"orbito", "2", bot, 1, 100},
 	{"morris", "3", bot, 1, 30},
 	{"go", "9", bot, 1, 30},
-	{"queens", "tradicional", bot, 1, 1000},
+	{"queens", "tradicional", bot, 1, 100},
 	{"2048", "solo", solo, 1, 80},
 	{"2048", "solo", solo, 1, 80},
 }
@@ -151,7 +154,7 @@ func TestCrashRecovery(t *testing.T) {
 	prefix := fmt.Sprintf("crash%d:", seed)
 	l := newLobby(t, bin, rs.Addr(), prefix)
 	l.start()
-	h := &harness{t: t, lobby: l, runCh: make(chan struct{}), readyCh: make(chan int, 1024), abort: make(chan struct{})}
+	h := &harness{t: t, lobby: l, runCh: make(chan struct{}), abort: make(chan struct{})}
 	h.killed.Store(-1)
 
 	catalog := games.Catalog()
@@ -179,6 +182,7 @@ func TestCrashRecovery(t *testing.T) {
 			drivers = append(drivers, d)
 		}
 	}
+	h.readyCh = make(chan int, len(drivers)*(kills+2)) // a driver is ready at most once a run
 	errs := make(chan error, len(drivers))
 	start := time.Now()
 	for _, d := range drivers {
@@ -200,11 +204,6 @@ func TestCrashRecovery(t *testing.T) {
 		t.Fatalf("server log tail:\n%s", l.logTail())
 	}
 
-	// Most kills come while the games are under way (every driver has
-	// checked its room after the previous restart); about one in three
-	// comes right after a restart, while the rooms are being restored and
-	// joined again.
-	quick := 0
 	// waitReady waits until every driver has checked its room in run.
 	waitReady := func(run int) {
 		t.Helper()
@@ -223,6 +222,11 @@ func TestCrashRecovery(t *testing.T) {
 			}
 		}
 	}
+	// Most kills come while the games are under way (every driver has
+	// checked its room after the previous restart); about one in three
+	// comes right after a restart, while the rooms are being restored and
+	// joined again.
+	quick := 0
 	for k := 1; k <= kills; k++ {
 		if k > 1 && rng.IntN(3) == 0 {
 			quick++
