@@ -343,9 +343,13 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	r, ok := h.cfg.Rooms.Get(ctx, m.Room)
-	if !ok {
+	r, err := h.cfg.Rooms.Lookup(ctx, m.Room)
+	if errors.Is(err, rooms.ErrUnknownRoom) {
 		return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
+	}
+	if err != nil {
+		h.log.Warn("room lookup failed", zap.String("room", m.Room), zap.Error(err))
+		return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", m.Room)
 	}
 	var posted bool
 	switch m.Type {

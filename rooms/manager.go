@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -257,25 +258,47 @@ func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
 // Get returns a live room, bringing it back from the store when it is not
 // running (after a restart, or after it closed for want of members).
 func (m *Manager) Get(ctx context.Context, id string) (*Room, bool) {
+	r, err := m.Lookup(ctx, id)
+	return r, err == nil
+}
+
+// ErrUnknownRoom is returned by Lookup for a room that is neither running
+// nor in the store.
+var ErrUnknownRoom = errors.New("rooms: unknown room")
+
+// Lookup is Get telling why there is no room: ErrUnknownRoom when there is
+// none, another error when the store did not answer (the room may exist) or
+// its snapshot could not be restored.
+func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	m.mu.Lock()
 	r, ok := m.rooms[id]
 	closed := m.closed
 	m.mu.Unlock()
-	if ok || closed || m.cfg.Store == nil || id == "" {
-		return r, ok
+	switch {
+	case ok:
+		return r, nil
+	case closed:
+		return nil, ErrShutdown
+	case m.cfg.Store == nil || id == "":
+		return nil, ErrUnknownRoom
 	}
 	saved, err := m.cfg.Store.LoadRoom(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrUnknownRoom
+	}
 	if err != nil {
-		return nil, false
+		return nil, fmt.Errorf("load room %s: %w", id, err)
 	}
 	r, err = m.Restore(saved.Snapshot)
 	if err != nil {
 		m.mu.Lock()
 		r, ok = m.rooms[id] // restored meanwhile by someone else
 		m.mu.Unlock()
-		return r, ok
+		if !ok {
+			return nil, fmt.Errorf("restore room %s: %w", id, err)
+		}
 	}
-	return r, true
+	return r, nil
 }
 
 // Summaries lists the public live rooms, newest first.

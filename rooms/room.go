@@ -63,6 +63,9 @@ type Room struct {
 	// answer: it may still land in the store, so a rolled-back room never
 	// reuses that seq (see save).
 	seqFloor int64
+	// savedSeq is the seq of the room's last save known to be in the
+	// store: the next log entry names it as its prev (see logEntry).
+	savedSeq int64
 	result   *protocol.Result
 	lastMove *protocol.LastMove
 	created  time.Time
@@ -774,9 +777,14 @@ func (r *Room) botMoved(seat int, version int64, res botpool.Result) {
 	}
 }
 
-// logEntry is one entry of the room's log in the store.
+// logEntry is one entry of the room's log in the store. Prev is the seq of
+// the entry before it in the room's history: a save that failed without a
+// definite answer may still land, after the room rolled the change back,
+// and leave an entry that no later entry names. Readers of the log walk
+// back from the snapshot's seq through prev (docs/persistence.md).
 type logEntry struct {
 	Seq    int64     `json:"seq"`
+	Prev   int64     `json:"prev"`
 	Kind   string    `json:"kind"`
 	Seat   *int      `json:"seat,omitempty"`
 	Move   string    `json:"move,omitempty"`
@@ -791,7 +799,7 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 		return nil
 	}
 	now := time.Now().UTC()
-	e.Seq = r.seq
+	e.Seq, e.Prev = r.seq, r.savedSeq
 	if e.At.IsZero() {
 		e.At = now
 	}
@@ -816,6 +824,7 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 		Live: !r.private && r.status != StatusFinished, Finished: r.status == StatusFinished, UpdatedAt: now,
 	})
 	if err == nil {
+		r.savedSeq = r.seq
 		return nil
 	}
 	// A save that timed out may still have been applied by the store. Ask
@@ -826,6 +835,7 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 	switch {
 	case lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap):
 		r.log.Warn("save reported an error but landed", zap.String("room", r.id), zap.Int64("seq", r.seq), zap.Error(err))
+		r.savedSeq = r.seq
 		return nil
 	case lerr != nil && !errors.Is(lerr, store.ErrNotFound):
 		// No definite answer: the write may still land. The caller rolls

@@ -54,7 +54,7 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 }
 
 func (r *Room) fromSnapshot(s snapshotV1) {
-	r.id, r.variant, r.status, r.seq = s.ID, s.Variant, s.Status, s.Seq
+	r.id, r.variant, r.status, r.seq, r.savedSeq = s.ID, s.Variant, s.Status, s.Seq, s.Seq
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
 	r.rematch, r.next = s.Rematch, s.Next
