@@ -232,7 +232,10 @@ type Result struct {
 
 // RoomState is the whole state of a room, sent on join and after every
 // change. Extra game-specific fields (queens' "owners") are merged into the
-// object by the encoder.
+// object by the encoder. Moves, the move history from the start of the game
+// (an addition), is set only in the room.state that answers a join (or a
+// create, or a resuming hello), never in broadcasts, which carry LastMove;
+// nil leaves it out, an empty slice sends [].
 type RoomState struct {
 	Type       string              `json:"type"`
 	Room       string              `json:"room"`
@@ -254,6 +257,7 @@ type RoomState struct {
 	Watch      bool                `json:"watch,omitempty"`
 	Rematch    []int               `json:"rematch,omitempty"`
 	Next       string              `json:"next,omitempty"`
+	Moves      []LastMove          `json:"moves,omitzero"` // the history; only in answers to a join
 	Extra      map[string]any      `json:"-"`
 }
 

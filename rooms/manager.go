@@ -214,7 +214,9 @@ func (m *Manager) Restore(snapshot []byte) (*Room, error) {
 		return nil, err
 	}
 	r := m.newRoom(g, st)
-	r.fromSnapshot(s)
+	if err := r.fromSnapshot(s); err != nil {
+		return nil, err
+	}
 	if err := m.start(r, nil, nil); err != nil {
 		return nil, err
 	}

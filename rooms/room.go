@@ -71,8 +71,10 @@ type Room struct {
 	watch    bool
 	seed     uint64
 
-	moves      int64
-	seatMoves  []int64
+	moves     int64
+	seatMoves []int64
+	// history is every move since the start, in order (room.state "moves").
+	history    []protocol.LastMove
 	botPending []bool
 	rematch    []int
 	next       string
@@ -366,7 +368,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	r.send(mem, protocol.MustEncode(protocol.RoomJoined{Type: protocol.TypeRoomJoined, ID: id, Room: r.id, Role: role, Seat: seatPtr}))
 	if !changed {
-		r.send(mem, r.stateFrame())
+		r.send(mem, r.fullStateFrame())
 		return
 	}
 	r.nextSeq()
@@ -379,7 +381,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		}
 	}
 	r.log.Debug("joined", zap.String("room", r.id), zap.String("player", mem.PlayerID()), zap.String("role", role))
-	r.broadcast()
+	r.broadcastJoin(mem)
 	r.scheduleBots()
 }
 
@@ -440,6 +442,7 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	r.moves++
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
+	r.history = append(r.history, *r.lastMove)
 	if out := r.state.Outcome(); out.Over {
 		r.finish(out)
 	}
@@ -467,13 +470,14 @@ type kept struct {
 	moves     int64
 	seatMoves []int64
 	lastMove  *protocol.LastMove
+	history   int
 	status    string
 	result    *protocol.Result
 	updated   time.Time
 }
 
 func (r *Room) keep() kept {
-	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, r.status, r.result, r.updated}
+	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, len(r.history), r.status, r.result, r.updated}
 }
 
 // nextSeq moves the room to its next seq. It skips a seq whose save failed
@@ -485,6 +489,7 @@ func (r *Room) nextSeq() {
 
 func (r *Room) restore(k kept) {
 	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
+	r.history = r.history[:k.history]
 	r.setStatus(k.status)
 }
 
@@ -543,7 +548,7 @@ func (r *Room) chat(mem Member, text string) *protocol.Error {
 		s := mb.seat
 		msg.Seat = &s
 	}
-	r.fanout(protocol.MustEncode(msg))
+	r.fanout(protocol.MustEncode(msg), nil)
 	return nil
 }
 
@@ -643,7 +648,22 @@ func (r *Room) roomState() protocol.RoomState {
 }
 
 func (r *Room) stateFrame() *protocol.Frame {
-	f, err := protocol.Encode(r.roomState())
+	return encodeState(r.roomState())
+}
+
+// fullStateFrame is the room.state with the move history, for one member
+// that joins or resyncs.
+func (r *Room) fullStateFrame() *protocol.Frame {
+	st := r.roomState()
+	st.Moves = r.history
+	if st.Moves == nil {
+		st.Moves = []protocol.LastMove{}
+	}
+	return encodeState(st)
+}
+
+func encodeState(st protocol.RoomState) *protocol.Frame {
+	f, err := protocol.Encode(st)
 	if err != nil {
 		panic(fmt.Sprintf("encode room.state: %v", err))
 	}
@@ -651,19 +671,30 @@ func (r *Room) stateFrame() *protocol.Frame {
 }
 
 // broadcast encodes one room.state and hands it to every member.
-func (r *Room) broadcast() {
+func (r *Room) broadcast() { r.broadcastJoin(nil) }
+
+// broadcastJoin is broadcast, except that joiner (when not nil) gets the
+// state with the move history instead.
+func (r *Room) broadcastJoin(joiner Member) {
 	start := time.Now()
 	r.updated = start.UTC()
-	r.fanout(r.stateFrame())
+	if joiner != nil {
+		r.send(joiner, r.fullStateFrame())
+	}
+	r.fanout(r.stateFrame(), joiner)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
 	}
 	r.m.setSummary(r)
 }
 
-func (r *Room) fanout(f *protocol.Frame) {
+// fanout hands f to every member but skip (nil: none).
+func (r *Room) fanout(f *protocol.Frame, skip Member) {
 	var slow []Member
-	for _, mb := range r.members {
+	for id, mb := range r.members {
+		if skip != nil && id == skip.ConnID() {
+			continue
+		}
 		if !mb.m.Send(f) {
 			slow = append(slow, mb.m)
 		}

@@ -2,6 +2,9 @@ package rooms
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/protocol"
@@ -27,6 +30,7 @@ type snapshotV1 struct {
 	Seed      uint64             `json:"seed"`
 	Moves     int64              `json:"moves"`
 	SeatMoves []int64            `json:"seatMoves"`
+	MoveLog   []string           `json:"moveLog,omitempty"`
 	Rematch   []int              `json:"rematch,omitempty"`
 	Next      string             `json:"next,omitempty"`
 	Engine    json.RawMessage    `json:"engine"`
@@ -50,10 +54,14 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	for _, st := range r.seats {
 		s.Seats = append(s.Seats, seatSnap(st))
 	}
+	s.MoveLog = make([]string, len(r.history))
+	for i, mv := range r.history {
+		s.MoveLog[i] = strconv.Itoa(mv.Seat) + ":" + mv.Move
+	}
 	return json.Marshal(s)
 }
 
-func (r *Room) fromSnapshot(s snapshotV1) {
+func (r *Room) fromSnapshot(s snapshotV1) error {
 	r.id, r.variant, r.status, r.seq = s.ID, s.Variant, s.Status, s.Seq
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
@@ -65,4 +73,14 @@ func (r *Room) fromSnapshot(s snapshotV1) {
 	if len(r.seatMoves) != len(r.seats) {
 		r.seatMoves = make([]int64, len(r.seats))
 	}
+	r.history = make([]protocol.LastMove, 0, len(s.MoveLog))
+	for _, e := range s.MoveLog {
+		seat, move, ok := strings.Cut(e, ":")
+		n, err := strconv.Atoi(seat)
+		if !ok || err != nil {
+			return fmt.Errorf("snapshot of room %s: bad move log entry %q", s.ID, e)
+		}
+		r.history = append(r.history, protocol.LastMove{Seat: n, Move: move})
+	}
+	return nil
 }
