@@ -282,8 +282,12 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if seat >= seats {
 		return protocol.Errorf(protocol.CodeBadRequest, "%s %s has %d seat(s)", m.Game, m.Variant, seats)
 	}
+	tc, perr := protocol.ParseClock(m.Clock)
+	if perr != nil {
+		return perr
+	}
 	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
-		Watch: m.Watch, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
+		Watch: m.Watch, Clock: tc, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
 	me := rooms.Seat{PlayerID: c.playerID, Name: c.name}
 	switch {
 	case m.Watch:

@@ -7,9 +7,11 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/gorilla/websocket"
 
@@ -361,4 +363,54 @@ type BotMoveRequest struct {
 // BotMoveResponse answers POST /api/bot/move.
 type BotMoveResponse struct {
 	Move string `json:"move"`
+}
+
+// Limits of a time control, in seconds.
+const (
+	MaxClockBase      = 10800
+	MaxClockIncrement = 180
+)
+
+// TimeControl is a Fischer time control: each side starts with Base seconds
+// and gains Increment seconds with each of its moves.
+type TimeControl struct {
+	Base      int `json:"base"`
+	Increment int `json:"increment"`
+}
+
+// ParseClock parses the "clock" of room.create: absent or null is no clock
+// (nil); otherwise an object with a whole "base" of 1..MaxClockBase seconds
+// and an optional whole "increment" of 0..MaxClockIncrement seconds, and no
+// other field. Anything else is a bad_request error.
+func ParseClock(raw json.RawMessage) (*TimeControl, *Error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return nil, nil
+	}
+	bad := func(format string, args ...any) (*TimeControl, *Error) {
+		return nil, Errorf(CodeBadRequest, "clock: "+format, args...)
+	}
+	var v struct {
+		Base      *float64 `json:"base"`
+		Increment *float64 `json:"increment"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return bad(`want {"base":seconds,"increment":seconds}`)
+	}
+	if v.Base == nil {
+		return bad(`missing "base" (seconds)`)
+	}
+	inc := 0.0
+	if v.Increment != nil {
+		inc = *v.Increment
+	}
+	if b := *v.Base; b != math.Trunc(b) || b < 1 || b > MaxClockBase {
+		return bad(`"base" must be a whole number of seconds from 1 to %d`, MaxClockBase)
+	}
+	if inc != math.Trunc(inc) || inc < 0 || inc > MaxClockIncrement {
+		return bad(`"increment" must be a whole number of seconds from 0 to %d`, MaxClockIncrement)
+	}
+	return &TimeControl{Base: int(*v.Base), Increment: int(inc)}, nil
 }

@@ -79,6 +79,13 @@ type Room struct {
 	rematch    []int
 	next       string
 
+	clock     *clock
+	flagTimer *time.Timer
+	flagGen   int
+	// live is set when the goroutine starts: no timer is set before, so a
+	// room that never starts leaves none behind.
+	live bool
+
 	cmds   chan func()
 	done   chan struct{}
 	timers map[*time.Timer]struct{}
@@ -185,6 +192,11 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 		}
 		r.safely(func() { r.join(j.M, j.As, id) })
 	}
+	r.live = true
+	r.safely(func() {
+		r.startClock(r.now()) // a restored room
+		r.armFlag()           // a new one, whose clock started in Create
+	})
 	r.safely(r.scheduleBots)
 	if len(join) > 0 && r.shouldClose() {
 		return
@@ -229,6 +241,7 @@ func (r *Room) exit() {
 	for t := range r.timers {
 		t.Stop()
 	}
+	r.disarmFlag()
 	r.m.remove(r)
 	close(r.done)
 	for _, mb := range r.members {
@@ -375,6 +388,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	if seatTaken {
 		if r.allSeated() && r.status == StatusWaiting {
 			r.setStatus(StatusPlaying)
+			r.startClock(r.now())
 		}
 		if err := r.save(context.Background(), logEntry{Kind: "seat", Seat: &seat, Player: mem.PlayerID()}); err != nil {
 			r.log.Warn("save after seat taken failed", zap.String("room", r.id), zap.Error(err))
@@ -416,6 +430,7 @@ func (r *Room) finish(out engine.Outcome) {
 	}
 	r.result = res
 	r.setStatus(StatusFinished)
+	r.stopClock(r.now())
 }
 
 // play applies a move for seat: validate, apply, persist, broadcast.
@@ -428,6 +443,11 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	}
 	if t, ok := r.state.Turn(); ok && t != seat {
 		return protocol.Errorf(protocol.CodeNotYourTurn, "it is seat %d's turn", t)
+	}
+	now := r.now()
+	if c := r.clock; c != nil && c.running == seat && c.leftAt(seat, now) <= 0 {
+		r.flag(seat) // the timer has not fired yet
+		return protocol.Errorf(protocol.CodeGameOver, "your time ran out")
 	}
 	prev := r.state.Clone()
 	r.rollback = prev // a panic in Apply restores it (see safely)
@@ -443,6 +463,7 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
 	r.history = append(r.history, *r.lastMove)
+	r.clockMoved(seat, now)
 	if out := r.state.Outcome(); out.Over {
 		r.finish(out)
 	}
@@ -474,10 +495,11 @@ type kept struct {
 	status    string
 	result    *protocol.Result
 	updated   time.Time
+	clock     *clock
 }
 
 func (r *Room) keep() kept {
-	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, len(r.history), r.status, r.result, r.updated}
+	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, len(r.history), r.status, r.result, r.updated, r.clock.clone()}
 }
 
 // nextSeq moves the room to its next seq. It skips a seq whose save failed
@@ -491,6 +513,8 @@ func (r *Room) restore(k kept) {
 	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
 	r.history = r.history[:k.history]
 	r.setStatus(k.status)
+	r.clock = k.clock
+	r.armFlag()
 }
 
 func (r *Room) resign(mem Member) *protocol.Error {
@@ -599,7 +623,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 			}
 		}
 		nr, err := r.m.Create(context.Background(), Spec{Game: r.info.ID, Variant: r.variant, Seats: seats,
-			Private: r.private, Watch: r.watch, Join: join})
+			Private: r.private, Watch: r.watch, Clock: r.clock.timeControl(), Join: join})
 		if err != nil {
 			r.seq--
 			r.rematch = r.rematch[:len(r.rematch)-1]
@@ -628,7 +652,7 @@ func (r *Room) roomState() protocol.RoomState {
 	st := protocol.RoomState{
 		Type: protocol.TypeRoomState, Room: r.id, Game: r.info.ID, Variant: r.variant, Seq: r.seq,
 		Status: r.status, Players: players, Spectators: r.spectators(), Board: r.state.Board(),
-		LastMove: r.lastMove, Score: r.state.Score(), Result: r.result, Private: r.private,
+		LastMove: r.lastMove, Score: r.state.Score(), Clocks: r.clocksView(r.now()), Result: r.result, Private: r.private,
 		Watch: r.watch, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
 	}
 	if r.status == StatusPlaying {
@@ -769,7 +793,7 @@ func (r *Room) submitBot(seat int) {
 	}
 	version := r.botVersion(seat)
 	job := botpool.Job{Game: r.info.ID, Level: level, Bot: bot, State: r.state.Clone(), Seat: seat,
-		Seed: r.seed ^ uint64(r.moves)*0x9e3779b97f4a7c15 ^ uint64(seat), Timeout: r.m.cfg.BotTimeout,
+		Seed: r.seed ^ uint64(r.moves)*0x9e3779b97f4a7c15 ^ uint64(seat), Timeout: r.botTimeout(seat),
 		Done: func(res botpool.Result) {
 			r.post(func() { r.botMoved(seat, version, res) })
 		}}

@@ -26,7 +26,7 @@ type snapshotV1 struct {
 	Updated   time.Time          `json:"updated"`
 	Private   bool               `json:"private"`
 	Watch     bool               `json:"watch"`
-	Clock     json.RawMessage    `json:"clock"`
+	Clock     *clockSnap         `json:"clock"`
 	Seed      uint64             `json:"seed"`
 	Moves     int64              `json:"moves"`
 	SeatMoves []int64            `json:"seatMoves"`
@@ -49,7 +49,7 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	}
 	s := snapshotV1{V: 1, ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Seq: r.seq,
 		Result: r.result, LastMove: r.lastMove, Created: r.created, Updated: now, Private: r.private,
-		Watch: r.watch, Clock: json.RawMessage("null"), Seed: r.seed, Moves: r.moves,
+		Watch: r.watch, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
 		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next, Engine: eng}
 	for _, st := range r.seats {
 		s.Seats = append(s.Seats, seatSnap(st))
@@ -66,6 +66,7 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
 	r.rematch, r.next = s.Rematch, s.Next
+	r.clock = restoredClock(s.Clock, len(s.Seats))
 	for _, st := range s.Seats {
 		r.seats = append(r.seats, Seat(st))
 	}

@@ -156,6 +156,8 @@ function lobbyView(main) {
     const setup = h('textarea', { name: 'setup', rows: 3, placeholder: '{"board": …} as in the protocol; empty for the normal start', spellcheck: 'false' });
     const priv = h('input', { type: 'checkbox', name: 'private' });
     const seats = () => { const v = (g.variants || []).find((x) => x.id === vsel.value); return v ? v.seats : 2; };
+    // The server refuses a clock where it means nothing: one seat, or both seats moving at once (2048 race).
+    const timed = () => seats() === 2 && g.id !== '2048';
     const btn = (label, cls, fn) => h('button', { type: 'button', class: cls, onclick: fn }, label);
     const bQuick = btn('Quick match', 'primary', () => {
       searching = { game: g.id, variant: vsel.value };
@@ -164,7 +166,7 @@ function lobbyView(main) {
     });
     const opts = () => {
       const o = { game: g.id, variant: vsel.value };
-      if (csel.value) { const [b, i] = csel.value.split('+').map(Number); o.clock = { base: b, increment: i }; }
+      if (csel.value && timed()) { const [b, i] = csel.value.split('+').map(Number); o.clock = { base: b, increment: i }; }
       if (priv.checked) o.private = true;
       if (setup.value.trim()) {
         try { o.setup = JSON.parse(setup.value); } catch { say('The starting position is not valid JSON.'); return null; }
@@ -178,12 +180,13 @@ function lobbyView(main) {
       create({ ...o, opponent: seats() === 1 ? 'none' : 'bot', level: lsel.value, seat: seats() === 1 ? 0 : seat });
     });
     const bSolo = btn('Play', 'primary', () => { const o = opts(); if (o) create({ ...o, opponent: 'none' }); });
-    const bWatch = btn('Watch the computer play', 'quiet', () => { const o = opts(); if (o) create({ ...o, opponent: 'bot', level: lsel.value, watch: true }); });
+    const bWatch = btn('Watch the computer play', 'quiet', () => { const o = opts(); if (o) create({ ...o, clock: undefined, opponent: 'bot', level: lsel.value, watch: true }); });
     function sync() {
       const one = seats() === 1;
       ssel.replaceChildren(h('option', { value: 'random' }, 'random seat'), h('option', { value: '0' }, seatLabel(g.id, vsel.value, 0)), h('option', { value: '1' }, seatLabel(g.id, vsel.value, 1)));
       bQuick.hidden = one; bFriend.hidden = one; bBot.hidden = one; ssel.parentElement && (ssel.parentElement.hidden = one);
       bSolo.hidden = !one;
+      csel.parentElement && (csel.parentElement.hidden = !timed());
     }
     const card = h('article', { class: 'game-card', dataset: { game: g.id } },
       h('h3', {}, gameName(g.id)),
