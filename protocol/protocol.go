@@ -218,6 +218,12 @@ type Player struct {
 	Name      string `json:"name"`
 	Bot       string `json:"bot,omitempty"`
 	Connected bool   `json:"connected"`
+	// GoneSince (Unix ms) is set in room.state while a human seat of a
+	// playing game has no connection (an addition).
+	GoneSince int64 `json:"goneSince,omitempty"`
+	// ClaimableAt (Unix ms) is when the opponent may claim the win with
+	// room.claim, in two-seat games (an addition).
+	ClaimableAt int64 `json:"claimableAt,omitempty"`
 }
 
 // LastMove is the last move played in a room.

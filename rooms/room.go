@@ -86,6 +86,13 @@ type Room struct {
 	// room that never starts leaves none behind.
 	live bool
 
+	// goneSince is, per human seat, since when it has had no connection
+	// (zero while connected); see abandon.go.
+	goneSince []time.Time
+	idleTimer *time.Timer
+	idleGen   int
+	adjourned bool
+
 	cmds   chan func()
 	done   chan struct{}
 	timers map[*time.Timer]struct{}
@@ -196,6 +203,7 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 	r.safely(func() {
 		r.startClock(r.now()) // a restored room
 		r.armFlag()           // a new one, whose clock started in Create
+		r.notePresence()
 	})
 	r.safely(r.scheduleBots)
 	if len(join) > 0 && r.shouldClose() {
@@ -234,7 +242,7 @@ func (r *Room) safely(f func()) {
 }
 
 func (r *Room) shouldClose() bool {
-	return len(r.members) == 0 && r.status != StatusPlaying
+	return r.adjourned || len(r.members) == 0 && r.status != StatusPlaying
 }
 
 func (r *Room) exit() {
@@ -242,6 +250,7 @@ func (r *Room) exit() {
 		t.Stop()
 	}
 	r.disarmFlag()
+	r.disarmIdle()
 	r.m.remove(r)
 	close(r.done)
 	for _, mb := range r.members {
@@ -299,6 +308,7 @@ func (r *Room) drop(mem Member) {
 	if _, ok := r.members[mem.ConnID()]; ok {
 		delete(r.members, mem.ConnID())
 		mem.Left(r)
+		r.notePresence()
 	}
 }
 
@@ -374,6 +384,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		if role == RoleSpectator || !wasConnected || (isMember && old.role == RoleSpectator) {
 			changed = true
 		}
+		r.notePresence()
 	}
 	var seatPtr *int
 	if seat >= 0 {
@@ -389,6 +400,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		if r.allSeated() && r.status == StatusWaiting {
 			r.setStatus(StatusPlaying)
 			r.startClock(r.now())
+			r.gameStarted(r.now())
 		}
 		if err := r.save(context.Background(), logEntry{Kind: "seat", Seat: &seat, Player: mem.PlayerID()}); err != nil {
 			r.log.Warn("save after seat taken failed", zap.String("room", r.id), zap.Error(err))
@@ -406,6 +418,7 @@ func (r *Room) leave(mem Member) {
 	}
 	delete(r.members, mem.ConnID())
 	mem.Left(r)
+	r.notePresence()
 	if mb.role == RolePlayer && r.connected(mb.seat) {
 		return // another tab of the same player is still here
 	}
@@ -648,6 +661,12 @@ func (r *Room) roomState() protocol.RoomState {
 			name = "bot"
 		}
 		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: name, Bot: s.Bot, Connected: r.connected(i)}
+		if r.status == StatusPlaying && i < len(r.goneSince) && !r.goneSince[i].IsZero() {
+			players[i].GoneSince = r.goneSince[i].UnixMilli()
+			if at := r.claimableAt(i); !at.IsZero() {
+				players[i].ClaimableAt = at.UnixMilli()
+			}
+		}
 	}
 	st := protocol.RoomState{
 		Type: protocol.TypeRoomState, Room: r.id, Game: r.info.ID, Variant: r.variant, Seq: r.seq,

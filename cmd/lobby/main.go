@@ -24,6 +24,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/web"
@@ -67,7 +68,13 @@ func main() {
 	bots := flag.Int("bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
 	botTimeout := flag.Duration("bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
 	watchDelay := flag.Duration("watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
+	grace := flag.Duration("grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
+	adjourn := flag.Int("adjourn-factor", envInt("TABULEIRO_ADJOURN_FACTOR", rooms.DefaultAdjournFactor), "a game without a clock that nobody is in is adjourned after grace times this (env TABULEIRO_ADJOURN_FACTOR)")
 	flag.Parse()
+	if *grace <= 0 || *adjourn <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace and -adjourn-factor must be positive")
+		os.Exit(2)
+	}
 
 	var level zapcore.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -82,13 +89,13 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = log.Sync() }()
-	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay); err != nil {
+	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay, *grace, *adjourn); err != nil {
 		log.Error("lobby stopped", zap.Error(err))
 		os.Exit(1)
 	}
 }
 
-func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay time.Duration) error {
+func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay, grace time.Duration, adjourn int) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
@@ -105,7 +112,7 @@ func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botT
 		}
 	}
 	srv, err := server.New(server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
-		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Root: web.Handler()})
+		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Grace: grace, AdjournFactor: adjourn, Root: web.Handler()})
 	if err != nil {
 		return err
 	}
