@@ -422,10 +422,20 @@ function roomView(main, room, watch) {
       el.classList.toggle('low', ms < 10000);
     }
   }
-  const clockTimer = setInterval(tickClocks, 200);
+  // The claim button waits for the opponent's claimableAt (server time, Unix ms).
+  let claimEls = null;
+  function tickClaim() {
+    if (!claimEls) return;
+    const left = claimEls.at ? Math.ceil((claimEls.at - Date.now()) / 1000) : 0;
+    claimEls.button.hidden = left > 0;
+    claimEls.wait.hidden = left <= 0;
+    if (left > 0) claimEls.wait.textContent = `Opponent gone: you may claim the win in ${left} s`;
+  }
+  const clockTimer = setInterval(() => { tickClocks(); tickClaim(); }, 200);
 
   function renderControls() {
     controls.replaceChildren();
+    claimEls = null;
     if (!st) return;
     const player = role === 'player';
     if (player && st.status === 'playing' && replay == null) {
@@ -440,7 +450,13 @@ function roomView(main, room, watch) {
       }, resignArmed ? 'Really resign?' : 'Resign'));
       const opp = (st.players || []).find((p) => p.seat !== seat);
       if (opp && !opp.bot && opp.connected === false) {
-        controls.append(h('button', { type: 'button', class: 'claim', onclick: () => conn.command({ type: 'room.claim', room }) || explain('Not connected.') }, 'Claim the win (opponent gone)'));
+        claimEls = {
+          at: opp.claimableAt,
+          button: h('button', { type: 'button', class: 'claim', onclick: () => conn.command({ type: 'room.claim', room }) || explain('Not connected.') }, 'Claim the win (opponent gone)'),
+          wait: h('span', { class: 'muted claim-wait', 'aria-live': 'polite' }),
+        };
+        controls.append(claimEls.button, claimEls.wait);
+        tickClaim();
       }
     }
     if (player && st.status === 'finished' && seatCount() > 1) {
