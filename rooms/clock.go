@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -221,17 +222,26 @@ func (c *clock) snap() *clockSnap {
 // restoredClock rebuilds a clock from its snapshot. Nothing runs: the room
 // starts the clock of the seat to move when its goroutine starts, with the
 // time that seat had when its turn began.
-func restoredClock(s *clockSnap, seats int) *clock {
+func restoredClock(s *clockSnap, seats int) (*clock, error) {
 	if s == nil {
-		return nil
+		return nil, nil
+	}
+	const most = int64(protocol.MaxClockBase+protocol.MaxClockIncrement) * 1000 * 100000
+	switch {
+	case seats != 2:
+		return nil, fmt.Errorf("a clock in a room of %d seats", seats)
+	case s.BaseMs <= 0 || s.BaseMs > most || s.IncMs < 0 || s.IncMs > most:
+		return nil, fmt.Errorf("clock base %d ms, increment %d ms", s.BaseMs, s.IncMs)
+	case len(s.LeftMs) != seats:
+		return nil, fmt.Errorf("clock has %d times for %d seats", len(s.LeftMs), seats)
 	}
 	c := &clock{base: time.Duration(s.BaseMs) * time.Millisecond, inc: time.Duration(s.IncMs) * time.Millisecond,
 		left: make([]time.Duration, seats), running: -1}
-	for i := range c.left {
-		c.left[i] = c.base
-		if i < len(s.LeftMs) {
-			c.left[i] = time.Duration(s.LeftMs[i]) * time.Millisecond
+	for i, l := range s.LeftMs {
+		if l < 0 || l > most {
+			return nil, fmt.Errorf("clock of seat %d: %d ms left", i, l)
 		}
+		c.left[i] = time.Duration(l) * time.Millisecond
 	}
-	return c
+	return c, nil
 }

@@ -66,11 +66,15 @@ func TestMoveHistoryOnJoinOnly(t *testing.T) {
 	}
 }
 
-func TestRestoreRefusesABadMoveLog(t *testing.T) {
+func TestRestoreRefusesABadSnapshot(t *testing.T) {
 	m, _ := newManager(t, nil, memstore.New(), time.Second)
 	for _, snap := range []string{
 		`{"v":1,"id":"x","game":"race5","variant":"5","seats":[{},{}],"status":"playing","engine":{"total":0,"toMove":0,"win":-1},"moveLog":["nope"]}`,
 		`{"v":1,"id":"y","game":"race5","variant":"5","seats":[{},{}],"status":"playing","engine":{"total":0,"toMove":0,"win":-1},"moveLog":["x:1"]}`,
+		`{"v":1,"id":"z","game":"race5","variant":"5","seats":[{},{}],"status":"playing","engine":{"total":0,"toMove":0,"win":-1},"moveLog":["2:1"]}`,
+		`{"v":1,"id":"c1","game":"race5","variant":"5","seats":[{},{}],"status":"playing","engine":{"total":0,"toMove":0,"win":-1},"clock":{"baseMs":1000,"leftMs":[1000]}}`,
+		`{"v":1,"id":"c2","game":"race5","variant":"5","seats":[{},{}],"status":"playing","engine":{"total":0,"toMove":0,"win":-1},"clock":{"baseMs":1000,"leftMs":[1000,-5]}}`,
+		`{"v":1,"id":"c3","game":"race5","variant":"5","seats":[{},{}],"status":"playing","engine":{"total":0,"toMove":0,"win":-1},"clock":{"baseMs":0,"leftMs":[1000,1000]}}`,
 	} {
 		if _, err := m.Restore([]byte(snap)); err == nil {
 			t.Errorf("restored %s", snap)

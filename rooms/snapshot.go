@@ -66,7 +66,6 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
 	r.rematch, r.next = s.Rematch, s.Next
-	r.clock = restoredClock(s.Clock, len(s.Seats))
 	for _, st := range s.Seats {
 		r.seats = append(r.seats, Seat(st))
 	}
@@ -78,10 +77,14 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	for _, e := range s.MoveLog {
 		seat, move, ok := strings.Cut(e, ":")
 		n, err := strconv.Atoi(seat)
-		if !ok || err != nil {
+		if !ok || err != nil || n < 0 || n >= len(r.seats) {
 			return fmt.Errorf("snapshot of room %s: bad move log entry %q", s.ID, e)
 		}
 		r.history = append(r.history, protocol.LastMove{Seat: n, Move: move})
+	}
+	var err error
+	if r.clock, err = restoredClock(s.Clock, len(r.seats)); err != nil {
+		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
 	}
 	return nil
 }
