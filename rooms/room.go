@@ -71,10 +71,9 @@ type Room struct {
 	watch    bool
 	seed     uint64
 
-	moves     int64
-	seatMoves []int64
-	// history is every move since the start, in order (room.state "moves").
-	history    []protocol.LastMove
+	moves      int64
+	seatMoves  []int64
+	history    []protocol.LastMove // every move since the start (room.state "moves")
 	botPending []bool
 	rematch    []int
 	next       string
