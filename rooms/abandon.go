@@ -3,6 +3,7 @@ package rooms
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"go.uber.org/zap"
@@ -168,6 +169,10 @@ func (r *Room) idleFired(gen int) {
 	}
 	r.idleTimer = nil
 	if !r.mayAdjourn() {
+		return
+	}
+	if slices.Contains(r.botPending, true) {
+		r.armIdle() // a bot is thinking: let it move first
 		return
 	}
 	r.adjourned = true

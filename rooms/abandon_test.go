@@ -246,3 +246,38 @@ func TestRestoreRestartsTheGrace(t *testing.T) {
 		t.Fatalf("claim right after the restore: %q, want bad_request", code)
 	}
 }
+
+// TestBotMovesWhileTheHumanIsGone: the human moves and leaves; the bot,
+// slow to answer, still moves, and the empty room is adjourned only after
+// the bot's move is saved.
+func TestBotMovesWhileTheHumanIsGone(t *testing.T) {
+	st := memstore.New()
+	m := clockManager(t, st, nil, withGrace(5*time.Millisecond, 2))
+	a := newMember(1, "a")
+	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
+		Seats: []Seat{{PlayerID: "a"}, {Bot: "slow"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Move(a, "1", nil)
+	r.Leave(a, nil)
+	select {
+	case <-r.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the room was not adjourned")
+	}
+	saved, err := st.LoadRoom(context.Background(), r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := m.Restore(saved.Snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2 := newMember(2, "a")
+	r2.Join(a2, RolePlayer, nil)
+	back := a2.waitState(t, func(protocol.RoomState) bool { return true })
+	if len(back.Moves) != 2 || back.Moves[1].Seat != 1 || *back.Turn != 0 {
+		t.Fatalf("after the adjournment: moves %v turn %v; want the bot's answer saved", back.Moves, *back.Turn)
+	}
+}
