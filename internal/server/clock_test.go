@@ -1,13 +1,17 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
 // fakeNow is a time source that moves only when told to.
@@ -164,4 +168,42 @@ func mustJSON(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// TestClocksSurviveARestartWithRedis: a clocked game on Redis; the server
+// stops during seat 1's turn and stays down for an hour; the new server
+// gives seat 1 the time it had when its turn began, and seat 0's time is
+// exact.
+func TestClocksSurviveARestartWithRedis(t *testing.T) {
+	addr := redistest.Start(t)
+	prefix := redistest.Prefix(t, addr)
+	open := func() store.Store {
+		st, err := redisstore.New(context.Background(), addr, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	now := newFakeNow()
+	s1 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
+	a, b, room, _ := clockedMorris(t, s1, map[string]any{"base": 300, "increment": 3})
+	now.Advance(10 * time.Second)
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})
+	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil })
+	now.Advance(20 * time.Second) // seat 1 thinks; then the server stops
+	s1.Stop()
+	now.Advance(time.Hour)
+
+	s2 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
+	b2 := s2.Hello(t, "", b.Token)
+	got := b2.State(room, nil)
+	if c, _ := clocksOf(t, got); c["0"] != 293000 || c["1"] != 300000 || got.Turn == nil || *got.Turn != 1 {
+		t.Fatalf("after the restart: clocks %v turn %v; want 0:293000 1:300000, seat 1 to move", c, got.Turn)
+	}
+	now.Advance(4 * time.Second)
+	b2.Send(map[string]any{"type": "room.move", "room": room, "move": "a1"})
+	after := b2.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Seat == 1 })
+	if c, _ := clocksOf(t, after); c["1"] != 299000 {
+		t.Fatalf("seat 1's clock after its move %v, want 300000-4000+3000", c)
+	}
 }
