@@ -72,10 +72,8 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 	case protocol.TypeRoomCreate:
 		perr = h.create(c, &m)
 	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomResign, protocol.TypeRoomLeave,
-		protocol.TypeRoomChat, protocol.TypeRoomRematch:
+		protocol.TypeRoomChat, protocol.TypeRoomRematch, protocol.TypeRoomClaim:
 		perr = h.roomMessage(c, &m)
-	case protocol.TypeRoomClaim:
-		perr = protocol.Errorf(protocol.CodeBadRequest, "room.claim is not available yet")
 	default:
 		perr = protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type)
 	}
@@ -166,8 +164,10 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if found {
 		// Seated again: the connection joins its unfinished rooms.
 		for _, id := range roomIDs {
-			if r, ok := h.cfg.Rooms.Get(ctx, id); ok {
-				r.Join(c, rooms.RolePlayer, nil)
+			for range 2 { // a second try when the room closed meanwhile
+				if r, ok := h.cfg.Rooms.Get(ctx, id); !ok || r.Join(c, rooms.RolePlayer, nil) {
+					break
+				}
 			}
 		}
 	}
@@ -282,8 +282,12 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if seat >= seats {
 		return protocol.Errorf(protocol.CodeBadRequest, "%s %s has %d seat(s)", m.Game, m.Variant, seats)
 	}
+	tc, perr := protocol.ParseClock(m.Clock)
+	if perr != nil {
+		return perr
+	}
 	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
-		Watch: m.Watch, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
+		Watch: m.Watch, Clock: tc, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
 	me := rooms.Seat{PlayerID: c.playerID, Name: c.name}
 	switch {
 	case m.Watch:
@@ -343,14 +347,28 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	r, err := h.cfg.Rooms.Lookup(ctx, m.Room)
-	if errors.Is(err, rooms.ErrUnknownRoom) {
-		return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
+	for attempt := 0; ; attempt++ {
+		r, err := h.cfg.Rooms.Lookup(ctx, m.Room)
+		if errors.Is(err, rooms.ErrUnknownRoom) {
+			return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
+		}
+		if err != nil {
+			h.log.Warn("room lookup failed", zap.String("room", m.Room), zap.Error(err))
+			return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", m.Room)
+		}
+		if postToRoom(r, c, m) {
+			return nil
+		}
+		if attempt == 1 {
+			return protocol.Errorf(protocol.CodeUnknownRoom, "room %q is closed", m.Room)
+		}
+		// The room closed (emptied or adjourned) as the message came: the
+		// next Lookup brings it back from the store.
 	}
-	if err != nil {
-		h.log.Warn("room lookup failed", zap.String("room", m.Room), zap.Error(err))
-		return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", m.Room)
-	}
+}
+
+// postToRoom hands m to the room; false when the room had closed.
+func postToRoom(r *rooms.Room, c *conn, m *protocol.ClientMessage) bool {
 	var posted bool
 	switch m.Type {
 	case protocol.TypeRoomJoin:
@@ -365,9 +383,8 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		posted = r.Chat(c, *m.Text, m.ID)
 	case protocol.TypeRoomRematch:
 		posted = r.Rematch(c, m.ID)
+	case protocol.TypeRoomClaim:
+		posted = r.Claim(c, m.ID)
 	}
-	if !posted {
-		return protocol.Errorf(protocol.CodeUnknownRoom, "room %q is closed", m.Room)
-	}
-	return nil
+	return posted
 }

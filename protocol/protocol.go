@@ -7,9 +7,11 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/gorilla/websocket"
 
@@ -216,6 +218,12 @@ type Player struct {
 	Name      string `json:"name"`
 	Bot       string `json:"bot,omitempty"`
 	Connected bool   `json:"connected"`
+	// GoneSince (Unix ms) is set in room.state while a human seat of a
+	// playing game has no connection (an addition).
+	GoneSince int64 `json:"goneSince,omitempty"`
+	// ClaimableAt (Unix ms) is when the opponent may claim the win with
+	// room.claim, in two-seat games (an addition).
+	ClaimableAt int64 `json:"claimableAt,omitempty"`
 }
 
 // LastMove is the last move played in a room.
@@ -232,7 +240,10 @@ type Result struct {
 
 // RoomState is the whole state of a room, sent on join and after every
 // change. Extra game-specific fields (queens' "owners") are merged into the
-// object by the encoder.
+// object by the encoder. Moves, the move history from the start of the game
+// (an addition), is set only in the room.state that answers a join (or a
+// create, or a resuming hello), never in broadcasts, which carry LastMove;
+// nil leaves it out, an empty slice sends [].
 type RoomState struct {
 	Type       string              `json:"type"`
 	Room       string              `json:"room"`
@@ -254,6 +265,7 @@ type RoomState struct {
 	Watch      bool                `json:"watch,omitempty"`
 	Rematch    []int               `json:"rematch,omitempty"`
 	Next       string              `json:"next,omitempty"`
+	Moves      []LastMove          `json:"moves,omitzero"` // the history; only in answers to a join
 	Extra      map[string]any      `json:"-"`
 }
 
@@ -357,4 +369,54 @@ type BotMoveRequest struct {
 // BotMoveResponse answers POST /api/bot/move.
 type BotMoveResponse struct {
 	Move string `json:"move"`
+}
+
+// Limits of a time control, in seconds.
+const (
+	MaxClockBase      = 10800
+	MaxClockIncrement = 180
+)
+
+// TimeControl is a Fischer time control: each side starts with Base seconds
+// and gains Increment seconds with each of its moves.
+type TimeControl struct {
+	Base      int `json:"base"`
+	Increment int `json:"increment"`
+}
+
+// ParseClock parses the "clock" of room.create: absent or null is no clock
+// (nil); otherwise an object with a whole "base" of 1..MaxClockBase seconds
+// and an optional whole "increment" of 0..MaxClockIncrement seconds, and no
+// other field. Anything else is a bad_request error.
+func ParseClock(raw json.RawMessage) (*TimeControl, *Error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return nil, nil
+	}
+	bad := func(format string, args ...any) (*TimeControl, *Error) {
+		return nil, Errorf(CodeBadRequest, "clock: "+format, args...)
+	}
+	var v struct {
+		Base      *float64 `json:"base"`
+		Increment *float64 `json:"increment"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return bad(`want {"base":seconds,"increment":seconds}`)
+	}
+	if v.Base == nil {
+		return bad(`missing "base" (seconds)`)
+	}
+	inc := 0.0
+	if v.Increment != nil {
+		inc = *v.Increment
+	}
+	if b := *v.Base; b != math.Trunc(b) || b < 1 || b > MaxClockBase {
+		return bad(`"base" must be a whole number of seconds from 1 to %d`, MaxClockBase)
+	}
+	if inc != math.Trunc(inc) || inc < 0 || inc > MaxClockIncrement {
+		return bad(`"increment" must be a whole number of seconds from 0 to %d`, MaxClockIncrement)
+	}
+	return &TimeControl{Base: int(*v.Base), Increment: int(inc)}, nil
 }

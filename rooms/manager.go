@@ -63,6 +63,17 @@ type Config struct {
 	// OnChange is called (from room goroutines) when the lobby view may
 	// have changed. It must not block.
 	OnChange func()
+	// Now is the time for clocks and abandonment (default time.Now); tests
+	// inject their own.
+	Now func() time.Time
+	// Grace is how long a human seat must have been disconnected before
+	// its opponent may claim the win (default 60 s). Under a clock it is
+	// at least a tenth of the base time.
+	Grace time.Duration
+	// AdjournFactor: a playing room without a clock that nobody has been
+	// in for Grace times AdjournFactor stops its goroutine; its snapshot
+	// stays in the store and it comes back when asked for (default 10).
+	AdjournFactor int
 }
 
 // Manager is the room registry: id -> room, and the public summaries the
@@ -77,6 +88,12 @@ type Manager struct {
 	wg     sync.WaitGroup
 	stop   chan struct{}
 }
+
+// Defaults of Config.
+const (
+	DefaultGrace         = 60 * time.Second
+	DefaultAdjournFactor = 10
+)
 
 // ErrShutdown is returned when the manager is shutting down.
 var ErrShutdown = errors.New("rooms: shutting down")
@@ -94,6 +111,15 @@ func NewManager(cfg Config) *Manager {
 	}
 	if cfg.OnChange == nil {
 		cfg.OnChange = func() {}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
+	if cfg.AdjournFactor <= 0 {
+		cfg.AdjournFactor = DefaultAdjournFactor
 	}
 	return &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{},
 		sums: map[string]protocol.RoomSummary{}, stop: make(chan struct{})}
@@ -119,6 +145,9 @@ type Spec struct {
 	Private bool
 	// Watch marks a room where only bots play.
 	Watch bool
+	// Clock is the time control of a two-player turn-based game; nil is
+	// none.
+	Clock *protocol.TimeControl
 	// Seed feeds games with chance and the bots; 0 picks a random one.
 	Seed uint64
 	// Join are connections that join the room as it starts.
@@ -156,6 +185,17 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 			}
 		}
 	}
+	if tc := spec.Clock; tc != nil {
+		switch {
+		case v.Seats != 2:
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "%s %s has one seat: clocks are for two-player games", spec.Game, spec.Variant)
+		case spec.Watch:
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "no clock in rooms where only bots play")
+		case tc.Base < 1 || tc.Base > protocol.MaxClockBase || tc.Increment < 0 || tc.Increment > protocol.MaxClockIncrement:
+			return nil, protocol.Errorf(protocol.CodeBadRequest, "clock: base 1..%d s, increment 0..%d s",
+				protocol.MaxClockBase, protocol.MaxClockIncrement)
+		}
+	}
 	seed := spec.Seed
 	if seed == 0 {
 		seed = randomSeed()
@@ -167,6 +207,9 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 			pe = protocol.Errorf(protocol.CodeBadSetup, "bad setup: %v", err)
 		}
 		return nil, pe
+	}
+	if _, ok := st.Turn(); spec.Clock != nil && !ok && !st.Outcome().Over {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "in %s %s both seats move at once: no clock", spec.Game, spec.Variant)
 	}
 	now := time.Now().UTC()
 	r := m.newRoom(g, st)
@@ -181,6 +224,9 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	r.seed = seed
 	r.created, r.updated = now, now
 	r.seatMoves = make([]int64, len(r.seats))
+	if spec.Clock != nil {
+		r.clock = newClock(spec.Clock, len(r.seats))
+	}
 	r.status = StatusWaiting
 	if r.allSeated() {
 		r.status = StatusPlaying
@@ -188,6 +234,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	if out := st.Outcome(); out.Over {
 		r.finish(out)
 	}
+	r.startClock(r.now()) // against a bot the game starts now
 	r.seq = 1
 	if err := r.save(ctx, logEntry{Kind: "create", At: now}); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, "could not save the room, try again")
@@ -215,7 +262,9 @@ func (m *Manager) Restore(snapshot []byte) (*Room, error) {
 		return nil, err
 	}
 	r := m.newRoom(g, st)
-	r.fromSnapshot(s)
+	if err := r.fromSnapshot(s); err != nil {
+		return nil, err
+	}
 	if err := m.start(r, nil, nil); err != nil {
 		return nil, err
 	}

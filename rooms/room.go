@@ -76,9 +76,24 @@ type Room struct {
 
 	moves      int64
 	seatMoves  []int64
+	history    []protocol.LastMove // every move since the start (room.state "moves")
 	botPending []bool
 	rematch    []int
 	next       string
+
+	clock     *clock
+	flagTimer *time.Timer
+	flagGen   int
+	// live is set when the goroutine starts: no timer is set before, so a
+	// room that never starts leaves none behind.
+	live bool
+
+	// goneSince is, per human seat, since when it has had no connection
+	// (zero while connected); see abandon.go.
+	goneSince []time.Time
+	idleTimer *time.Timer
+	idleGen   int
+	adjourned bool
 
 	cmds   chan func()
 	done   chan struct{}
@@ -186,6 +201,12 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 		}
 		r.safely(func() { r.join(j.M, j.As, id) })
 	}
+	r.live = true
+	r.safely(func() {
+		r.startClock(r.now()) // a restored room
+		r.armFlag()           // a new one, whose clock started in Create
+		r.notePresence()
+	})
 	r.safely(r.scheduleBots)
 	if len(join) > 0 && r.shouldClose() {
 		return
@@ -223,13 +244,15 @@ func (r *Room) safely(f func()) {
 }
 
 func (r *Room) shouldClose() bool {
-	return len(r.members) == 0 && r.status != StatusPlaying
+	return r.adjourned || len(r.members) == 0 && r.status != StatusPlaying
 }
 
 func (r *Room) exit() {
 	for t := range r.timers {
 		t.Stop()
 	}
+	r.disarmFlag()
+	r.disarmIdle()
 	r.m.remove(r)
 	close(r.done)
 	for _, mb := range r.members {
@@ -287,6 +310,7 @@ func (r *Room) drop(mem Member) {
 	if _, ok := r.members[mem.ConnID()]; ok {
 		delete(r.members, mem.ConnID())
 		mem.Left(r)
+		r.notePresence()
 	}
 }
 
@@ -362,6 +386,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		if role == RoleSpectator || !wasConnected || (isMember && old.role == RoleSpectator) {
 			changed = true
 		}
+		r.notePresence()
 	}
 	var seatPtr *int
 	if seat >= 0 {
@@ -369,20 +394,22 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	r.send(mem, protocol.MustEncode(protocol.RoomJoined{Type: protocol.TypeRoomJoined, ID: id, Room: r.id, Role: role, Seat: seatPtr}))
 	if !changed {
-		r.send(mem, r.stateFrame())
+		r.send(mem, r.fullStateFrame())
 		return
 	}
 	r.nextSeq()
 	if seatTaken {
 		if r.allSeated() && r.status == StatusWaiting {
 			r.setStatus(StatusPlaying)
+			r.startClock(r.now())
+			r.gameStarted(r.now())
 		}
 		if err := r.save(context.Background(), logEntry{Kind: "seat", Seat: &seat, Player: mem.PlayerID()}); err != nil {
 			r.log.Warn("save after seat taken failed", zap.String("room", r.id), zap.Error(err))
 		}
 	}
 	r.log.Debug("joined", zap.String("room", r.id), zap.String("player", mem.PlayerID()), zap.String("role", role))
-	r.broadcast()
+	r.broadcastJoin(mem)
 	r.scheduleBots()
 }
 
@@ -393,6 +420,7 @@ func (r *Room) leave(mem Member) {
 	}
 	delete(r.members, mem.ConnID())
 	mem.Left(r)
+	r.notePresence()
 	if mb.role == RolePlayer && r.connected(mb.seat) {
 		return // another tab of the same player is still here
 	}
@@ -417,6 +445,7 @@ func (r *Room) finish(out engine.Outcome) {
 	}
 	r.result = res
 	r.setStatus(StatusFinished)
+	r.stopClock(r.now())
 }
 
 // play applies a move for seat: validate, apply, persist, broadcast.
@@ -429,6 +458,11 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	}
 	if t, ok := r.state.Turn(); ok && t != seat {
 		return protocol.Errorf(protocol.CodeNotYourTurn, "it is seat %d's turn", t)
+	}
+	now := r.now()
+	if c := r.clock; c != nil && c.running == seat && c.leftAt(seat, now) <= 0 {
+		r.flag(seat) // the timer has not fired yet
+		return protocol.Errorf(protocol.CodeGameOver, "your time ran out")
 	}
 	prev := r.state.Clone()
 	r.rollback = prev // a panic in Apply restores it (see safely)
@@ -443,6 +477,8 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	r.moves++
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
+	r.history = append(r.history, *r.lastMove)
+	r.clockMoved(seat, now)
 	if out := r.state.Outcome(); out.Over {
 		r.finish(out)
 	}
@@ -470,13 +506,15 @@ type kept struct {
 	moves     int64
 	seatMoves []int64
 	lastMove  *protocol.LastMove
+	history   int
 	status    string
 	result    *protocol.Result
 	updated   time.Time
+	clock     *clock
 }
 
 func (r *Room) keep() kept {
-	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, r.status, r.result, r.updated}
+	return kept{r.seq, r.moves, append([]int64(nil), r.seatMoves...), r.lastMove, len(r.history), r.status, r.result, r.updated, r.clock.clone()}
 }
 
 // nextSeq moves the room to its next seq. It skips a seq whose save failed
@@ -488,7 +526,10 @@ func (r *Room) nextSeq() {
 
 func (r *Room) restore(k kept) {
 	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
+	r.history = r.history[:k.history]
 	r.setStatus(k.status)
+	r.clock = k.clock
+	r.armFlag()
 }
 
 func (r *Room) resign(mem Member) *protocol.Error {
@@ -546,7 +587,7 @@ func (r *Room) chat(mem Member, text string) *protocol.Error {
 		s := mb.seat
 		msg.Seat = &s
 	}
-	r.fanout(protocol.MustEncode(msg))
+	r.fanout(protocol.MustEncode(msg), nil)
 	return nil
 }
 
@@ -597,7 +638,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 			}
 		}
 		nr, err := r.m.Create(context.Background(), Spec{Game: r.info.ID, Variant: r.variant, Seats: seats,
-			Private: r.private, Watch: r.watch, Join: join})
+			Private: r.private, Watch: r.watch, Clock: r.clock.timeControl(), Join: join})
 		if err != nil {
 			r.seq--
 			r.rematch = r.rematch[:len(r.rematch)-1]
@@ -622,11 +663,17 @@ func (r *Room) roomState() protocol.RoomState {
 			name = "bot"
 		}
 		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: name, Bot: s.Bot, Connected: r.connected(i)}
+		if r.status == StatusPlaying && i < len(r.goneSince) && !r.goneSince[i].IsZero() {
+			players[i].GoneSince = r.goneSince[i].UnixMilli()
+			if at := r.claimableAt(i); !at.IsZero() {
+				players[i].ClaimableAt = at.UnixMilli()
+			}
+		}
 	}
 	st := protocol.RoomState{
 		Type: protocol.TypeRoomState, Room: r.id, Game: r.info.ID, Variant: r.variant, Seq: r.seq,
 		Status: r.status, Players: players, Spectators: r.spectators(), Board: r.state.Board(),
-		LastMove: r.lastMove, Score: r.state.Score(), Result: r.result, Private: r.private,
+		LastMove: r.lastMove, Score: r.state.Score(), Clocks: r.clocksView(r.now()), Result: r.result, Private: r.private,
 		Watch: r.watch, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
 	}
 	if r.status == StatusPlaying {
@@ -646,7 +693,22 @@ func (r *Room) roomState() protocol.RoomState {
 }
 
 func (r *Room) stateFrame() *protocol.Frame {
-	f, err := protocol.Encode(r.roomState())
+	return encodeState(r.roomState())
+}
+
+// fullStateFrame is the room.state with the move history, for one member
+// that joins or resyncs.
+func (r *Room) fullStateFrame() *protocol.Frame {
+	st := r.roomState()
+	st.Moves = r.history
+	if st.Moves == nil {
+		st.Moves = []protocol.LastMove{}
+	}
+	return encodeState(st)
+}
+
+func encodeState(st protocol.RoomState) *protocol.Frame {
+	f, err := protocol.Encode(st)
 	if err != nil {
 		panic(fmt.Sprintf("encode room.state: %v", err))
 	}
@@ -654,19 +716,30 @@ func (r *Room) stateFrame() *protocol.Frame {
 }
 
 // broadcast encodes one room.state and hands it to every member.
-func (r *Room) broadcast() {
+func (r *Room) broadcast() { r.broadcastJoin(nil) }
+
+// broadcastJoin is broadcast, except that joiner (when not nil) gets the
+// state with the move history instead.
+func (r *Room) broadcastJoin(joiner Member) {
 	start := time.Now()
 	r.updated = start.UTC()
-	r.fanout(r.stateFrame())
+	if joiner != nil {
+		r.send(joiner, r.fullStateFrame())
+	}
+	r.fanout(r.stateFrame(), joiner)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
 	}
 	r.m.setSummary(r)
 }
 
-func (r *Room) fanout(f *protocol.Frame) {
+// fanout hands f to every member but skip (nil: none).
+func (r *Room) fanout(f *protocol.Frame, skip Member) {
 	var slow []Member
-	for _, mb := range r.members {
+	for id, mb := range r.members {
+		if skip != nil && id == skip.ConnID() {
+			continue
+		}
 		if !mb.m.Send(f) {
 			slow = append(slow, mb.m)
 		}
@@ -741,7 +814,7 @@ func (r *Room) submitBot(seat int) {
 	}
 	version := r.botVersion(seat)
 	job := botpool.Job{Game: r.info.ID, Level: level, Bot: bot, State: r.state.Clone(), Seat: seat,
-		Seed: r.seed ^ uint64(r.moves)*0x9e3779b97f4a7c15 ^ uint64(seat), Timeout: r.m.cfg.BotTimeout,
+		Seed: r.seed ^ uint64(r.moves)*0x9e3779b97f4a7c15 ^ uint64(seat), Timeout: r.botTimeout(seat),
 		Done: func(res botpool.Result) {
 			r.post(func() { r.botMoved(seat, version, res) })
 		}}

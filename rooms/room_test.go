@@ -114,6 +114,7 @@ type fakeMember struct {
 	mu     sync.Mutex
 	got    []protocol.RoomState
 	errs   []string
+	msgs   []string // the errors' messages, beside errs
 	in     chan struct{}
 }
 
@@ -128,8 +129,9 @@ func (m *fakeMember) Joined(*Room) bool  { return true }
 func (m *fakeMember) Left(*Room)         {}
 func (m *fakeMember) Send(f *protocol.Frame) bool {
 	var head struct {
-		Type string `json:"type"`
-		Code string `json:"code"`
+		Type    string `json:"type"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
 	}
 	_ = json.Unmarshal(f.Data, &head)
 	m.mu.Lock()
@@ -140,6 +142,7 @@ func (m *fakeMember) Send(f *protocol.Frame) bool {
 		m.got = append(m.got, st)
 	case protocol.TypeError:
 		m.errs = append(m.errs, head.Code)
+		m.msgs = append(m.msgs, head.Message)
 	}
 	m.mu.Unlock()
 	m.in <- struct{}{}

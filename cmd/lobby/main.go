@@ -24,6 +24,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/web"
@@ -63,6 +64,8 @@ func main() {
 	redisURL := flag.String("redis", env("TABULEIRO_REDIS", ""), "Redis URL, e.g. redis://127.0.0.1:6379/0; empty keeps everything in memory (env TABULEIRO_REDIS)")
 	prefix := flag.String("prefix", env("TABULEIRO_PREFIX", "tabuleiro:"), "Redis key prefix (env TABULEIRO_PREFIX)")
 	logLevel := flag.String("log-level", env("TABULEIRO_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env TABULEIRO_LOG_LEVEL)")
+	grace := flag.Duration("grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
+	adjourn := flag.Int("adjourn-factor", envInt("TABULEIRO_ADJOURN_FACTOR", rooms.DefaultAdjournFactor), "a game without a clock that nobody is in is adjourned after grace times this (env TABULEIRO_ADJOURN_FACTOR)")
 	origins := flag.String("origins", env("TABULEIRO_ORIGINS", ""), "comma-separated Origins allowed for /ws besides the same origin; * allows any (env TABULEIRO_ORIGINS)")
 	bots := flag.Int("bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
 	botTimeout := flag.Duration("bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
@@ -78,6 +81,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
+	if *grace <= 0 || *adjourn <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace and -adjourn-factor must be positive")
+		os.Exit(2)
+	}
 	zc := zap.NewProductionConfig()
 	zc.Level = zap.NewAtomicLevelAt(level)
 	log, err := zc.Build()
@@ -86,13 +93,13 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = log.Sync() }()
-	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay); err != nil {
+	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay, *grace, *adjourn); err != nil {
 		log.Error("lobby stopped", zap.Error(err))
 		os.Exit(1)
 	}
 }
 
-func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay time.Duration) error {
+func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay, grace time.Duration, adjourn int) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
@@ -109,7 +116,7 @@ func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botT
 		}
 	}
 	srv, err := server.New(server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
-		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Root: web.Handler()})
+		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Grace: grace, AdjournFactor: adjourn, Root: web.Handler()})
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func TestRedisOutageAtRoomLevel(t *testing.T) {
 				}
 			}
 			// Nothing was broadcast, and the room still holds the old state.
-			sync(t, b, room, "during the outage", all...)
+			syncChat(t, b, room, "during the outage", all...)
 			for i, c := range all {
 				if got := statesAfter(c, room, before.Seq); len(got) != 0 {
 					t.Fatalf("client %d saw a state during the outage: %s", i, got[0].Raw)

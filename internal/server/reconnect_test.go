@@ -77,10 +77,10 @@ func move(t *testing.T, by *testserver.Client, room, mv string, after int64, wat
 	return first
 }
 
-// sync sends a chat line from c and waits until every client has it: the
+// syncChat sends a chat line from c and waits until every client has it: the
 // room handles commands in order and each connection's queue keeps it, so
 // any room.state the room sent before the line has arrived by then.
-func sync(t *testing.T, c *testserver.Client, room, text string, all ...*testserver.Client) {
+func syncChat(t *testing.T, c *testserver.Client, room, text string, all ...*testserver.Client) {
 	t.Helper()
 	c.Send(map[string]any{"type": "room.chat", "room": room, "text": text})
 	for _, w := range all {
@@ -189,8 +189,8 @@ func TestDuplicateTabs(t *testing.T) {
 	// A line from each tab after its move: once every client has both, the
 	// room has handled both moves (a connection's messages reach the room
 	// in order).
-	sync(t, a, room, "after the race (a)", a, a2, b, sp)
-	sync(t, a2, room, "after the race (a2)", a, a2, b, sp)
+	syncChat(t, a, room, "after the race (a)", a, a2, b, sp)
+	syncChat(t, a2, room, "after the race (a2)", a, a2, b, sp)
 	var refusals []testserver.Msg
 	for _, c := range []*testserver.Client{a, a2} {
 		for _, m := range c.Log() {
@@ -212,7 +212,7 @@ func TestDuplicateTabs(t *testing.T) {
 
 	// Closing one tab keeps the player connected: no state at all.
 	a.Close()
-	sync(t, a2, room, "one tab left", a2, b, sp)
+	syncChat(t, a2, room, "one tab left", a2, b, sp)
 	if got := statesAfter(b, room, st.Seq); len(got) != 0 {
 		t.Fatalf("closing one of two tabs changed the room: %s", got[0].Raw)
 	}

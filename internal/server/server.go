@@ -37,6 +37,14 @@ type Config struct {
 	BotTimeout time.Duration
 	// WatchDelay is the pause before each move in bot-only rooms.
 	WatchDelay time.Duration
+	// Grace is how long a disconnected player's opponent waits before it
+	// may claim the win (default 60 s; see rooms.Config).
+	Grace time.Duration
+	// AdjournFactor: a room nobody is in is adjourned after Grace times
+	// this (default 10; see rooms.Config).
+	AdjournFactor int
+	// Now is the rooms' time source (default time.Now); tests inject one.
+	Now func() time.Time
 	// Root serves "/" (the web client); nil answers 404.
 	Root http.Handler
 	// Hub tunes the WebSocket side (limits, keep-alive); its Rooms,
@@ -77,6 +85,7 @@ func New(cfg Config) (*Server, error) {
 	var h *hub.Hub
 	s.Rooms = rooms.NewManager(rooms.Config{Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
+		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, Now: cfg.Now,
 		OnChange: func() {
 			if h != nil {
 				h.LobbyChanged()

@@ -156,6 +156,8 @@ function lobbyView(main) {
     const setup = h('textarea', { name: 'setup', rows: 3, placeholder: '{"board": …} as in the protocol; empty for the normal start', spellcheck: 'false' });
     const priv = h('input', { type: 'checkbox', name: 'private' });
     const seats = () => { const v = (g.variants || []).find((x) => x.id === vsel.value); return v ? v.seats : 2; };
+    // The server refuses a clock where it means nothing: one seat, or both seats moving at once (2048 race).
+    const timed = () => seats() === 2 && g.id !== '2048';
     const btn = (label, cls, fn) => h('button', { type: 'button', class: cls, onclick: fn }, label);
     const bQuick = btn('Quick match', 'primary', () => {
       searching = { game: g.id, variant: vsel.value };
@@ -164,7 +166,7 @@ function lobbyView(main) {
     });
     const opts = () => {
       const o = { game: g.id, variant: vsel.value };
-      if (csel.value) { const [b, i] = csel.value.split('+').map(Number); o.clock = { base: b, increment: i }; }
+      if (csel.value && timed()) { const [b, i] = csel.value.split('+').map(Number); o.clock = { base: b, increment: i }; }
       if (priv.checked) o.private = true;
       if (setup.value.trim()) {
         try { o.setup = JSON.parse(setup.value); } catch { say('The starting position is not valid JSON.'); return null; }
@@ -178,12 +180,13 @@ function lobbyView(main) {
       create({ ...o, opponent: seats() === 1 ? 'none' : 'bot', level: lsel.value, seat: seats() === 1 ? 0 : seat });
     });
     const bSolo = btn('Play', 'primary', () => { const o = opts(); if (o) create({ ...o, opponent: 'none' }); });
-    const bWatch = btn('Watch the computer play', 'quiet', () => { const o = opts(); if (o) create({ ...o, opponent: 'bot', level: lsel.value, watch: true }); });
+    const bWatch = btn('Watch the computer play', 'quiet', () => { const o = opts(); if (o) create({ ...o, clock: undefined, opponent: 'bot', level: lsel.value, watch: true }); });
     function sync() {
       const one = seats() === 1;
       ssel.replaceChildren(h('option', { value: 'random' }, 'random seat'), h('option', { value: '0' }, seatLabel(g.id, vsel.value, 0)), h('option', { value: '1' }, seatLabel(g.id, vsel.value, 1)));
       bQuick.hidden = one; bFriend.hidden = one; bBot.hidden = one; ssel.parentElement && (ssel.parentElement.hidden = one);
       bSolo.hidden = !one;
+      csel.parentElement && (csel.parentElement.hidden = !timed());
     }
     const card = h('article', { class: 'game-card', dataset: { game: g.id } },
       h('h3', {}, gameName(g.id)),
@@ -419,10 +422,20 @@ function roomView(main, room, watch) {
       el.classList.toggle('low', ms < 10000);
     }
   }
-  const clockTimer = setInterval(tickClocks, 200);
+  // The claim button waits for the opponent's claimableAt (server time, Unix ms).
+  let claimEls = null;
+  function tickClaim() {
+    if (!claimEls) return;
+    const left = claimEls.at ? Math.ceil((claimEls.at - Date.now()) / 1000) : 0;
+    claimEls.button.hidden = left > 0;
+    claimEls.wait.hidden = left <= 0;
+    if (left > 0) claimEls.wait.textContent = `Opponent gone: you may claim the win in ${left} s`;
+  }
+  const clockTimer = setInterval(() => { tickClocks(); tickClaim(); }, 200);
 
   function renderControls() {
     controls.replaceChildren();
+    claimEls = null;
     if (!st) return;
     const player = role === 'player';
     if (player && st.status === 'playing' && replay == null) {
@@ -437,7 +450,13 @@ function roomView(main, room, watch) {
       }, resignArmed ? 'Really resign?' : 'Resign'));
       const opp = (st.players || []).find((p) => p.seat !== seat);
       if (opp && !opp.bot && opp.connected === false) {
-        controls.append(h('button', { type: 'button', class: 'claim', onclick: () => conn.command({ type: 'room.claim', room }) || explain('Not connected.') }, 'Claim the win (opponent gone)'));
+        claimEls = {
+          at: opp.claimableAt,
+          button: h('button', { type: 'button', class: 'claim', onclick: () => conn.command({ type: 'room.claim', room }) || explain('Not connected.') }, 'Claim the win (opponent gone)'),
+          wait: h('span', { class: 'muted claim-wait', 'aria-live': 'polite' }),
+        };
+        controls.append(claimEls.button, claimEls.wait);
+        tickClaim();
       }
     }
     if (player && st.status === 'finished' && seatCount() > 1) {

@@ -1,0 +1,180 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/protocol"
+)
+
+// ReasonAbandoned is the result reason of a claimed win: the opponent had
+// been disconnected for longer than the grace period.
+const ReasonAbandoned = "abandoned"
+
+// Claim ends the game in favour of mem's seat when the opponent, a human,
+// has been disconnected for longer than the grace period.
+func (r *Room) Claim(mem Member, id json.RawMessage) bool {
+	return r.post(func() {
+		if perr := r.claim(mem); perr != nil {
+			r.replyErr(mem, id, perr)
+		}
+	})
+}
+
+// grace is how long a human seat must have been gone before its opponent
+// may claim the win: the configured grace, or a tenth of the clock's base
+// time when that is longer.
+func (r *Room) grace() time.Duration {
+	g := r.m.cfg.Grace
+	if r.clock != nil {
+		g = max(g, r.clock.base/10)
+	}
+	return g
+}
+
+func (r *Room) humanSeat(seat int) bool {
+	s := r.seats[seat]
+	return s.Bot == "" && s.PlayerID != ""
+}
+
+// notePresence records since when each human seat has had no connection,
+// and arms or disarms the adjournment of a room nobody is in. It runs after
+// every change of the members.
+func (r *Room) notePresence() {
+	now := r.now()
+	if len(r.goneSince) != len(r.seats) {
+		r.goneSince = make([]time.Time, len(r.seats))
+	}
+	for i := range r.seats {
+		switch {
+		case !r.humanSeat(i) || r.connected(i):
+			r.goneSince[i] = time.Time{}
+		case r.goneSince[i].IsZero():
+			r.goneSince[i] = now
+		}
+	}
+	if r.mayAdjourn() {
+		r.armIdle()
+	} else {
+		r.disarmIdle()
+	}
+}
+
+// gameStarted restarts the grace of the seats that are away as the game
+// begins: nobody abandons a game before it starts.
+func (r *Room) gameStarted(now time.Time) {
+	for i, g := range r.goneSince {
+		if !g.IsZero() {
+			r.goneSince[i] = now
+		}
+	}
+}
+
+// claimableAt is when seat's opponent may claim the win, or zero when it
+// may not (seat connected, a bot, not playing, not a two-seat game).
+func (r *Room) claimableAt(seat int) time.Time {
+	if r.status != StatusPlaying || len(r.seats) != 2 || seat >= len(r.goneSince) || r.goneSince[seat].IsZero() {
+		return time.Time{}
+	}
+	return r.goneSince[seat].Add(r.grace())
+}
+
+func (r *Room) claim(mem Member) *protocol.Error {
+	seat := r.seatOf(mem.PlayerID())
+	switch {
+	case seat < 0:
+		return protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
+	case r.status == StatusFinished:
+		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
+	case len(r.seats) != 2:
+		return protocol.Errorf(protocol.CodeBadRequest, "there is no opponent in this game")
+	case r.status != StatusPlaying:
+		return protocol.Errorf(protocol.CodeBadRequest, "the game has not started")
+	}
+	opp := 1 - seat
+	if r.seats[opp].Bot != "" {
+		return protocol.Errorf(protocol.CodeBadRequest, "your opponent is a bot: it never leaves")
+	}
+	if r.connected(opp) {
+		return protocol.Errorf(protocol.CodeBadRequest, "your opponent is connected")
+	}
+	now := r.now()
+	if at := r.claimableAt(opp); now.Before(at) {
+		wait := at.Sub(now)
+		secs := int64((wait + time.Second - 1) / time.Second)
+		return protocol.Errorf(protocol.CodeBadRequest,
+			"your opponent has been gone %d s; you may claim the win in %d s", int64(now.Sub(r.goneSince[opp])/time.Second), secs)
+	}
+	saved := r.keep()
+	r.nextSeq()
+	r.finish(engine.Outcome{Over: true, Winner: seat, Reason: ReasonAbandoned})
+	if err := r.save(context.Background(), logEntry{Kind: "claim", Seat: &seat}); err != nil {
+		r.log.Error("save failed; claim rolled back", zap.String("room", r.id), zap.Error(err))
+		r.restore(saved)
+		return protocol.Errorf(protocol.CodeInternal, "could not save, try again")
+	}
+	r.log.Info("game over", zap.String("room", r.id), zap.String("game", r.info.ID),
+		zap.Int("winner", seat), zap.String("reason", ReasonAbandoned))
+	r.broadcast()
+	return nil
+}
+
+// mayAdjourn: a playing room without a clock, with a human seat, that
+// nobody (player or spectator) is in. With a clock the room stays: the
+// seat to move loses on time anyway. Rooms where only bots play finish by
+// themselves.
+func (r *Room) mayAdjourn() bool {
+	if len(r.members) != 0 || r.status != StatusPlaying || r.clock != nil {
+		return false
+	}
+	for i := range r.seats {
+		if r.humanSeat(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// armIdle sets the adjournment timer, Grace times AdjournFactor from the
+// moment the room became empty, unless it is already set.
+func (r *Room) armIdle() {
+	if r.idleTimer != nil || !r.live {
+		return
+	}
+	gen := r.idleGen
+	r.idleTimer = time.AfterFunc(r.m.cfg.Grace*time.Duration(r.m.cfg.AdjournFactor), func() {
+		r.post(func() { r.idleFired(gen) })
+	})
+}
+
+func (r *Room) disarmIdle() {
+	r.idleGen++
+	if r.idleTimer != nil {
+		r.idleTimer.Stop()
+		r.idleTimer = nil
+	}
+}
+
+// idleFired adjourns the room: its goroutine stops and frees the memory;
+// its last snapshot (status playing) stays in the store, and Manager.Get
+// brings it back when anyone asks for it.
+func (r *Room) idleFired(gen int) {
+	if gen != r.idleGen {
+		return
+	}
+	r.idleTimer = nil
+	if !r.mayAdjourn() {
+		return
+	}
+	if slices.Contains(r.botPending, true) {
+		r.armIdle() // a bot is thinking: let it move first
+		return
+	}
+	r.adjourned = true
+	r.log.Info("room adjourned", zap.String("room", r.id), zap.Int64("seq", r.seq))
+}

@@ -1,0 +1,260 @@
+package rooms
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/botpool"
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
+	"github.com/tabuleiro/tabuleiro/store/redisstore"
+)
+
+// fakeNow is a clock that moves only when told to.
+type fakeNow struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeNow() *fakeNow { return &fakeNow{t: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)} }
+
+func (f *fakeNow) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.t
+}
+
+func (f *fakeNow) Advance(d time.Duration) {
+	f.mu.Lock()
+	f.t = f.t.Add(d)
+	f.mu.Unlock()
+}
+
+// clockManager is a manager over st whose rooms read the time from now
+// (nil: the real time).
+func clockManager(t *testing.T, st store.Store, now func() time.Time, edit ...func(*Config)) *Manager {
+	t.Helper()
+	pool := botpool.New(2, 16, time.Second, zap.NewNop(), nil)
+	cfg := Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: zap.NewNop(),
+		BotTimeout: time.Second, Now: now}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	m := NewManager(cfg)
+	t.Cleanup(func() {
+		_ = m.Shutdown(context.Background())
+		pool.Close()
+	})
+	return m
+}
+
+func clockedRoom(t *testing.T, m *Manager, base, inc int) (*Room, *fakeMember, *fakeMember) {
+	t.Helper()
+	a, b := newMember(1, "a"), newMember(2, "b")
+	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
+		Clock: &protocol.TimeControl{Base: base, Increment: inc},
+		Seats: []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}},
+		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, a, b
+}
+
+// clocksOf reads room.state's clocks as milliseconds per seat.
+func clocksOf(t *testing.T, st protocol.RoomState) [2]int64 {
+	t.Helper()
+	m, ok := st.Clocks.(map[string]any)
+	if !ok || len(m) != 2 {
+		t.Fatalf("clocks %#v, want {\"0\":ms,\"1\":ms}", st.Clocks)
+	}
+	return [2]int64{int64(m["0"].(float64)), int64(m["1"].(float64))}
+}
+
+// TestClockChargesTheMoverAndAddsTheIncrement: with an injected clock the
+// charge is exact: the mover loses the time since its turn began and gains
+// the increment; the other clock does not move; room.state shows the time
+// as of the moment it is encoded.
+func TestClockChargesTheMoverAndAddsTheIncrement(t *testing.T) {
+	now := newFakeNow()
+	m := clockManager(t, memstore.New(), now.Now)
+	r, a, b := clockedRoom(t, m, 10, 2)
+	start := a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
+	if got := clocksOf(t, start); got != [2]int64{10000, 10000} {
+		t.Fatalf("start clocks %v", got)
+	}
+	now.Advance(3 * time.Second)
+	r.Move(a, "1", nil)
+	st := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 0 })
+	if got := clocksOf(t, st); got != [2]int64{9000, 10000} {
+		t.Fatalf("after seat 0 thought 3 s (+2 s): clocks %v, want [9000 10000]", got)
+	}
+	now.Advance(4 * time.Second)
+	r.Move(b, "1", nil)
+	st = a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	if got := clocksOf(t, st); got != [2]int64{9000, 8000} {
+		t.Fatalf("after seat 1 thought 4 s (+2 s): clocks %v, want [9000 8000]", got)
+	}
+	// A spectator joining 1.5 s into seat 0's turn sees that turn's time gone.
+	now.Advance(1500 * time.Millisecond)
+	sp := newMember(3, "sp")
+	r.Join(sp, RoleSpectator, nil)
+	if got := clocksOf(t, sp.waitState(t, func(protocol.RoomState) bool { return true })); got != [2]int64{7500, 8000} {
+		t.Fatalf("spectator's view: clocks %v, want [7500 8000]", got)
+	}
+}
+
+// TestMoveAfterTheFlagLoses: a move that arrives when the mover's time is
+// gone (before the timer fired) is refused and the game ends on time.
+func TestMoveAfterTheFlagLoses(t *testing.T) {
+	now := newFakeNow()
+	m := clockManager(t, memstore.New(), now.Now)
+	r, a, b := clockedRoom(t, m, 5, 0)
+	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
+	now.Advance(5 * time.Second)
+	r.Move(a, "1", nil)
+	a.waitErr(t, string(protocol.CodeGameOver))
+	fin := b.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
+	if fin.Result == nil || fin.Result.Reason != ReasonTimeout || fin.Result.Winner == nil || *fin.Result.Winner != 1 ||
+		fin.LastMove != nil || clocksOf(t, fin) != [2]int64{0, 5000} {
+		t.Fatalf("after the flag: %+v", fin)
+	}
+}
+
+// TestClockFlagFallsWithNobodyMoving: a 1-s clock and nobody moving: the
+// room's own timer ends the game, the seat to move losing on time; the
+// result is saved before anyone sees it.
+func TestClockFlagFallsWithNobodyMoving(t *testing.T) {
+	st := memstore.New()
+	m := clockManager(t, st, nil)
+	r, a, b := clockedRoom(t, m, 1, 0)
+	fin := a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
+	if fin.Result == nil || fin.Result.Reason != ReasonTimeout || *fin.Result.Winner != 1 {
+		t.Fatalf("result %+v, want seat 1 to win on time", fin.Result)
+	}
+	if c := clocksOf(t, fin); c != [2]int64{0, 1000} {
+		t.Fatalf("final clocks %v, want [0 1000]", c)
+	}
+	saved, err := st.LoadRoom(context.Background(), r.ID())
+	if err != nil || saved.Seq != fin.Seq {
+		t.Fatalf("stored seq %d (%v), broadcast %d", saved.Seq, err, fin.Seq)
+	}
+	r.Move(a, "1", nil)
+	a.waitErr(t, string(protocol.CodeGameOver))
+	b.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
+}
+
+// TestBotTurnsUseTheClock: the bot's thinking is charged to its clock: a
+// bot that overruns its (clock-shortened) deadline has less than its base
+// afterwards.
+func TestBotTurnsUseTheClock(t *testing.T) {
+	m := clockManager(t, memstore.New(), nil)
+	a := newMember(1, "a")
+	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5", Clock: &protocol.TimeControl{Base: 60},
+		Seats: []Seat{{PlayerID: "a"}, {Bot: "slow"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Move(a, "1", nil)
+	st := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	// The slow bot sleeps past its deadline, which is at least 50 ms; the
+	// pool answers for it at the deadline, so 50 ms at least were charged.
+	if c := clocksOf(t, st); c[1] > 60000-50 || c[0] > 60000 {
+		t.Fatalf("clocks after the bot's move %v: the bot's time was not charged", c)
+	}
+}
+
+func TestClockRefusals(t *testing.T) {
+	m := clockManager(t, memstore.New(), nil)
+	for _, tt := range []struct {
+		name string
+		spec Spec
+	}{
+		{"base 0", Spec{Clock: &protocol.TimeControl{Base: 0}}},
+		{"base too long", Spec{Clock: &protocol.TimeControl{Base: protocol.MaxClockBase + 1}}},
+		{"negative increment", Spec{Clock: &protocol.TimeControl{Base: 60, Increment: -1}}},
+		{"increment too long", Spec{Clock: &protocol.TimeControl{Base: 60, Increment: protocol.MaxClockIncrement + 1}}},
+		{"bots only", Spec{Clock: &protocol.TimeControl{Base: 60}, Watch: true, Seats: []Seat{{Bot: "one"}, {Bot: "one"}}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := tt.spec
+			spec.Game, spec.Variant = "race5", "5"
+			if spec.Seats == nil {
+				spec.Seats = []Seat{{PlayerID: "a"}, {}}
+			}
+			_, err := m.Create(context.Background(), spec)
+			if pe := protocol.AsError(err); pe == nil || pe.Code != protocol.CodeBadRequest {
+				t.Fatalf("created with %+v: %v", spec.Clock, err)
+			}
+		})
+	}
+	if m.Len() != 0 {
+		t.Fatalf("%d rooms running", m.Len())
+	}
+}
+
+// TestClocksSurviveARestore: the snapshot keeps the clocks. Time while the
+// server was down is not charged: the seat to move gets the time it had
+// when its turn began, and its clock runs again from the restore.
+func TestClocksSurviveARestore(t *testing.T) {
+	for _, backend := range []string{"memstore", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			var st store.Store = memstore.New()
+			if backend == "redis" {
+				addr := redistest.Start(t)
+				rs, err := redisstore.New(context.Background(), addr, redistest.Prefix(t, addr))
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = rs.Close() })
+				st = rs
+			}
+			now := newFakeNow()
+			m := clockManager(t, st, now.Now)
+			r, a, b := clockedRoom(t, m, 10, 1)
+			now.Advance(3 * time.Second)
+			r.Move(a, "1", nil)
+			b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
+			now.Advance(2 * time.Second)
+			r.Move(b, "1", nil)
+			last := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+			if got := clocksOf(t, last); got != [2]int64{8000, 9000} {
+				t.Fatalf("before the restart: %v", got)
+			}
+			now.Advance(4 * time.Second) // seat 0 thinks, then the server dies
+			if err := m.Shutdown(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+
+			now.Advance(time.Hour) // the server is down
+			saved, err := st.LoadRoom(context.Background(), r.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			m2 := clockManager(t, st, now.Now)
+			r2, err := m2.Restore(saved.Snapshot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a2 := newMember(5, "a")
+			r2.Join(a2, RolePlayer, nil)
+			got := a2.waitState(t, func(protocol.RoomState) bool { return true })
+			if c := clocksOf(t, got); c != [2]int64{8000, 9000} || *got.Turn != 0 || got.Status != StatusPlaying {
+				t.Fatalf("restored: clocks %v turn %v status %s; want [8000 9000], seat 0 to move", c, *got.Turn, got.Status)
+			}
+			now.Advance(500 * time.Millisecond)
+			r2.Move(a2, "1", nil)
+			after := a2.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.Seq > got.Seq })
+			if c := clocksOf(t, after); c != [2]int64{8500, 9000} {
+				t.Fatalf("first move after the restore: clocks %v, want [8500 9000]", c)
+			}
+		})
+	}
+}
