@@ -175,6 +175,9 @@ func (p *Pool) run(j Job) {
 	start := time.Now()
 	deadline := start.Add(timeout)
 	rng := rand.New(rand.NewPCG(j.Seed, j.Seed^0x9e3779b97f4a7c15))
+	// The fallback has its own generator: after a timeout the bot may still
+	// be drawing from rng on its goroutine.
+	fallbackRng := rand.New(rand.NewPCG(j.Seed^0x9e3779b97f4a7c15, j.Seed))
 	legal := j.State.Legal(j.Seat)
 	ch := make(chan answer, 1)
 	go func() {
@@ -202,11 +205,11 @@ func (p *Pool) run(j Job) {
 		}
 		if res.Err != nil {
 			p.log.Warn("bot failed", zap.String("game", j.Game), zap.String("level", j.Level), zap.Error(res.Err))
-			res = fallback(legal, rng)
+			res = fallback(legal, fallbackRng)
 		}
 	case <-timer.C:
 		p.log.Warn("bot timed out", zap.String("game", j.Game), zap.String("level", j.Level), zap.Duration("timeout", timeout))
-		res = fallback(legal, rng)
+		res = fallback(legal, fallbackRng)
 		defer func() { <-ch }()
 	case <-p.quit:
 		<-ch
