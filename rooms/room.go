@@ -41,6 +41,10 @@ type member struct {
 	m    Member
 	role string
 	seat int
+	// patch: the member takes room.patch frames; at is the seq of the
+	// state it holds (-1 before its first room.state from a broadcast).
+	patch bool
+	at    int64
 }
 
 // Room is one game room. Its fields belong to its goroutine; the exported
@@ -80,6 +84,11 @@ type Room struct {
 	cmds   chan func()
 	done   chan struct{}
 	timers map[*time.Timer]struct{}
+
+	// patcher diffs the states sent to patch members; patchFlush is set
+	// while a coalesced spectator-count change waits (see publish).
+	patcher    protocol.Patcher
+	patchFlush bool
 }
 
 // ID is the room id.
@@ -355,7 +364,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	if !isMember || old.role != role {
 		wasConnected := seat >= 0 && !seatTaken && r.connected(seat)
-		r.members[mem.ConnID()] = &member{m: mem, role: role, seat: seat}
+		r.members[mem.ConnID()] = &member{m: mem, role: role, seat: seat, patch: wantsPatch(mem), at: -1}
 		if role == RoleSpectator || !wasConnected || (isMember && old.role == RoleSpectator) {
 			changed = true
 		}
@@ -379,7 +388,11 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		}
 	}
 	r.log.Debug("joined", zap.String("room", r.id), zap.String("player", mem.PlayerID()), zap.String("role", role))
-	r.broadcast()
+	if role == RoleSpectator {
+		r.broadcastCoalesced()
+	} else {
+		r.broadcast()
+	}
 	r.scheduleBots()
 }
 
@@ -394,7 +407,11 @@ func (r *Room) leave(mem Member) {
 		return // another tab of the same player is still here
 	}
 	r.nextSeq()
-	r.broadcast()
+	if mb.role == RoleSpectator {
+		r.broadcastCoalesced()
+	} else {
+		r.broadcast()
+	}
 }
 
 func (r *Room) setStatus(s string) {
@@ -643,18 +660,29 @@ func (r *Room) roomState() protocol.RoomState {
 }
 
 func (r *Room) stateFrame() *protocol.Frame {
-	f, err := protocol.Encode(r.roomState())
+	return r.encodeState(r.roomState())
+}
+
+func (r *Room) encodeState(st protocol.RoomState) *protocol.Frame {
+	f, err := protocol.Encode(st)
 	if err != nil {
 		panic(fmt.Sprintf("encode room.state: %v", err))
 	}
 	return f
 }
 
-// broadcast encodes one room.state and hands it to every member.
-func (r *Room) broadcast() {
+// broadcast encodes one room.state (and one room.patch per kind of patch
+// member) and hands it to every member.
+func (r *Room) broadcast() { r.broadcastWith(false) }
+
+// broadcastCoalesced is broadcast for a spectator joining or leaving: the
+// patch members get it with the next change or after patchDelay.
+func (r *Room) broadcastCoalesced() { r.broadcastWith(true) }
+
+func (r *Room) broadcastWith(coalesce bool) {
 	start := time.Now()
 	r.updated = start.UTC()
-	r.fanout(r.stateFrame())
+	r.publish(coalesce, false)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
 	}
