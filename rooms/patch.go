@@ -153,3 +153,12 @@ func (r *Room) schedulePatchFlush() {
 		}
 	})
 }
+
+// sendState sends the full room.state to one member; a patch member then
+// holds the current seq, which the next patch may not start from.
+func (r *Room) sendState(mem Member) {
+	if mb := r.members[mem.ConnID()]; mb != nil && mb.patch {
+		mb.at = r.seq
+	}
+	r.send(mem, r.stateFrame())
+}

@@ -375,7 +375,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	r.send(mem, protocol.MustEncode(protocol.RoomJoined{Type: protocol.TypeRoomJoined, ID: id, Room: r.id, Role: role, Seat: seatPtr}))
 	if !changed {
-		r.send(mem, r.stateFrame())
+		r.sendState(mem)
 		return
 	}
 	r.nextSeq()
@@ -573,7 +573,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest, "the game is not over")
 	}
 	if r.next != "" {
-		r.send(mem, r.stateFrame())
+		r.sendState(mem)
 		return nil
 	}
 	for _, s := range r.rematch {

@@ -47,6 +47,17 @@ func envInt(name string, def int) int {
 	return def
 }
 
+func envFloat(name string, def float64) float64 {
+	if v, ok := os.LookupEnv(name); ok {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a number\n", name, v)
+		os.Exit(2)
+	}
+	return def
+}
+
 func envDuration(name string, def time.Duration) time.Duration {
 	if v, ok := os.LookupEnv(name); ok {
 		if d, err := time.ParseDuration(v); err == nil {
@@ -67,7 +78,13 @@ func main() {
 	bots := flag.Int("bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
 	botTimeout := flag.Duration("bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
 	watchDelay := flag.Duration("watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
+	rate := flag.Float64("rate", envFloat("TABULEIRO_RATE", 20), "messages a second each connection may send (env TABULEIRO_RATE); raise it only for load tests")
+	burst := flag.Int("burst", envInt("TABULEIRO_BURST", 40), "burst of messages above -rate (env TABULEIRO_BURST)")
 	flag.Parse()
+	if *rate <= 0 || *burst <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
+		os.Exit(2)
+	}
 
 	var level zapcore.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -82,13 +99,14 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = log.Sync() }()
-	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay); err != nil {
+	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay, *rate, *burst); err != nil {
 		log.Error("lobby stopped", zap.Error(err))
 		os.Exit(1)
 	}
 }
 
-func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay time.Duration) error {
+func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay time.Duration,
+	rate float64, burst int) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
@@ -104,8 +122,10 @@ func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botT
 			allowed = append(allowed, o)
 		}
 	}
-	srv, err := server.New(server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
-		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Root: web.Handler()})
+	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
+		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Root: web.Handler()}
+	cfg.Hub.Rate, cfg.Hub.Burst = rate, burst
+	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
