@@ -24,63 +24,126 @@ const TypeRoomPatch = "room.patch"
 // It remembers the last state it diffed against; it is owned by the room's
 // goroutine and is not safe for concurrent use.
 type Patcher struct {
-	have   bool
-	seq    int64
-	fields map[string]json.RawMessage // the last state, one encoded value per top-level key
-	board  []string                   // the last board, when it is a list of ASCII rows
+	have bool
+	prev RoomState
+	// raw holds the encoded values of the fields compared as JSON (score,
+	// clocks, a board that is not a list of rows, the extra fields).
+	raw map[string]json.RawMessage
 }
 
 // Seq is the seq of the state the next patch applies to (0 before the
 // first Diff).
-func (p *Patcher) Seq() int64 { return p.seq }
-
-// errNoPatch says that the change cannot be written as a patch (a field or
-// a nested key disappeared); the receivers need the full room.state.
-var errNoPatch = errors.New("change needs a full room.state")
+func (p *Patcher) Seq() int64 { return p.prev.Seq }
 
 // Diff encodes the room.patch that turns the last state into cur, leaving
-// out "legal" and "legalBySeat" (see WithLegal), and remembers cur. ok is
+// out "legal" and "legalBySeat" (see WithField), and remembers cur. ok is
 // false when there is no earlier state or the change cannot be expressed as
-// a patch: the caller then sends the full room.state.
+// a patch (a field or a nested key disappeared): the caller then sends the
+// full room.state.
 func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
-	fields, board, err := stateFields(cur)
+	raw, err := rawFields(cur)
 	if err != nil {
 		return nil, false, err
 	}
-	prev, prevBoard, had, base := p.fields, p.board, p.have, p.seq
-	p.fields, p.board, p.have, p.seq = fields, board, true, cur.Seq
+	prev, prevRaw, had := p.prev, p.raw, p.have
+	p.prev, p.raw, p.have = *cur, raw, true
+	p.prev.Players = slices.Clone(cur.Players)
+	p.prev.Rematch = slices.Clone(cur.Rematch)
+	if rows, ok := cur.Board.([]string); ok {
+		p.prev.Board = slices.Clone(rows)
+	}
 	if !had {
 		return nil, false, nil
 	}
-	var b bytes.Buffer
+	// Fields that vanish (omitempty, extras) need the full state.
+	if prev.Private && !cur.Private || prev.Watch && !cur.Watch || len(prev.Rematch) > 0 && len(cur.Rematch) == 0 ||
+		prev.Next != "" && cur.Next == "" {
+		return nil, false, nil
+	}
+	for k := range prevRaw {
+		if _, ok := raw[k]; !ok {
+			return nil, false, nil
+		}
+	}
+	b := bytes.NewBuffer(make([]byte, 0, 256))
 	b.WriteString(`{"type":"room.patch","room":`)
-	writeJSONString(&b, cur.Room)
-	if base != cur.Seq-1 {
+	writeJSONString(b, cur.Room)
+	if prev.Seq != cur.Seq-1 {
 		b.WriteString(`,"base":`)
-		b.WriteString(strconv.FormatInt(base, 10))
+		b.WriteString(strconv.FormatInt(prev.Seq, 10))
 	}
 	b.WriteString(`,"seq":`)
 	b.WriteString(strconv.FormatInt(cur.Seq, 10))
-	for k := range prev {
-		if _, ok := fields[k]; !ok {
-			return nil, false, nil // a field disappeared
+	field := func(k string, v any) error {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", k, err)
 		}
+		b.WriteString(`,"`)
+		b.WriteString(k)
+		b.WriteString(`":`)
+		b.Write(enc)
+		return nil
 	}
-	for _, k := range sortedKeys(fields) {
-		if k == "type" || k == "room" || k == "seq" {
-			continue
-		}
-		v := fields[k]
-		old, had := prev[k]
-		if had && bytes.Equal(old, v) {
-			continue
-		}
-		if k == "board" && board != nil && prevBoard != nil {
-			if cells, ok := diffCells(prevBoard, board); ok {
+	var errs []error
+	if cur.Game != prev.Game {
+		errs = append(errs, field("game", cur.Game))
+	}
+	if cur.Variant != prev.Variant {
+		errs = append(errs, field("variant", cur.Variant))
+	}
+	if cur.Status != prev.Status {
+		errs = append(errs, field("status", cur.Status))
+	}
+	if !slices.Equal(cur.Players, prev.Players) {
+		errs = append(errs, field("players", cur.Players))
+	}
+	if cur.Spectators != prev.Spectators {
+		errs = append(errs, field("spectators", cur.Spectators))
+	}
+	if !equalPtr(cur.Turn, prev.Turn) {
+		errs = append(errs, field("turn", cur.Turn))
+	}
+	if !equalPtr(cur.LastMove, prev.LastMove) {
+		errs = append(errs, field("lastMove", cur.LastMove))
+	}
+	if !equalResult(cur.Result, prev.Result) {
+		errs = append(errs, field("result", cur.Result))
+	}
+	if cur.Private != prev.Private {
+		errs = append(errs, field("private", cur.Private))
+	}
+	if cur.Watch != prev.Watch {
+		errs = append(errs, field("watch", cur.Watch))
+	}
+	if !slices.Equal(cur.Rematch, prev.Rematch) {
+		errs = append(errs, field("rematch", cur.Rematch))
+	}
+	if cur.Next != prev.Next {
+		errs = append(errs, field("next", cur.Next))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, false, err
+	}
+	if rows, ok := cur.Board.([]string); ok {
+		if old, ok := prev.Board.([]string); ok && asciiRows(rows) && asciiRows(old) {
+			if cells, ok := diffCells(old, rows); ok {
 				b.WriteString(`,"cells":`)
 				b.Write(cells)
-				continue
+			} else if !slices.Equal(rows, old) {
+				if err := field("board", rows); err != nil {
+					return nil, false, err
+				}
 			}
+		} else if err := field("board", rows); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, k := range sortedKeys(raw) {
+		v := raw[k]
+		old, had := prevRaw[k]
+		if had && bytes.Equal(old, v) {
+			continue
 		}
 		if had {
 			merged, err := mergeObject(old, v)
@@ -92,7 +155,7 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 			}
 		}
 		b.WriteByte(',')
-		writeJSONString(&b, k)
+		writeJSONString(b, k)
 		b.WriteByte(':')
 		b.Write(v)
 	}
@@ -100,13 +163,78 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	return b.Bytes(), true, nil
 }
 
+// errNoPatch says that the change cannot be written as a patch (a nested
+// key disappeared); the receivers need the full room.state.
+var errNoPatch = errors.New("change needs a full room.state")
+
+func equalPtr[T comparable](a, b *T) bool {
+	return a == b || a != nil && b != nil && *a == *b
+}
+
+func equalResult(a, b *Result) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Reason == b.Reason && equalPtr(a.Winner, b.Winner)
+}
+
+// coreKeys are the room.state keys of RoomState itself: an extra field
+// with one of these names is not sent (the core field wins).
+var coreKeys = map[string]bool{"type": true, "room": true, "game": true, "variant": true, "seq": true,
+	"status": true, "players": true, "spectators": true, "turn": true, "board": true, "legal": true,
+	"legalBySeat": true, "lastMove": true, "score": true, "clocks": true, "result": true, "private": true,
+	"watch": true, "rematch": true, "next": true}
+
+// rawFields encodes the fields compared as JSON: score, clocks, a board
+// that is not a list of rows, and the extra fields.
+func rawFields(cur *RoomState) (map[string]json.RawMessage, error) {
+	raw := make(map[string]json.RawMessage, 4+len(cur.Extra))
+	put := func(k string, v any) error {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encode room.state %s: %w", k, err)
+		}
+		raw[k] = enc
+		return nil
+	}
+	if err := put("score", cur.Score); err != nil {
+		return nil, err
+	}
+	if err := put("clocks", cur.Clocks); err != nil {
+		return nil, err
+	}
+	if _, rows := cur.Board.([]string); !rows {
+		if err := put("board", cur.Board); err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range cur.Extra {
+		if coreKeys[k] {
+			continue
+		}
+		if err := put(k, v); err != nil {
+			return nil, err
+		}
+	}
+	return raw, nil
+}
+
 // WithField returns a copy of the patch with one more top-level field: the
 // frame of a seat adds "legal" (its moves, [] when it is not its turn) to
 // the patch every spectator gets.
 func WithField(patch []byte, key string, v any) ([]byte, error) {
-	l, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", key, err)
+	if len(patch) < 2 || patch[len(patch)-1] != '}' {
+		return nil, fmt.Errorf("add %s: %q is not a JSON object", key, patch)
+	}
+	var l []byte
+	if ss, ok := v.([]string); ok {
+		l = appendStrings(make([]byte, 0, 6*len(ss)+2), ss)
+	}
+	if l == nil {
+		var err error
+		if l, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("encode %s: %w", key, err)
+		}
 	}
 	out := make([]byte, 0, len(patch)+len(key)+len(l)+4)
 	out = append(out, patch[:len(patch)-1]...)
@@ -117,6 +245,27 @@ func WithField(patch []byte, key string, v any) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
+// appendStrings appends ss as a JSON array when every string is plain
+// printable ASCII that JSON writes as is (moves are); nil otherwise, and
+// the caller falls back to encoding/json.
+func appendStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		for j := 0; j < len(s); j++ {
+			if c := s[j]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return nil
+			}
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		dst = append(dst, '"')
+	}
+	return append(dst, ']')
+}
+
 // RawFrame wraps an already-encoded JSON message as a prepared text frame.
 func RawFrame(b []byte) (*Frame, error) {
 	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, b)
@@ -124,27 +273,6 @@ func RawFrame(b []byte) (*Frame, error) {
 		return nil, fmt.Errorf("prepare frame: %w", err)
 	}
 	return &Frame{Data: b, pm: pm}, nil
-}
-
-// stateFields encodes cur once and splits it into its top-level values,
-// leaving out the per-seat legal moves.
-func stateFields(cur *RoomState) (map[string]json.RawMessage, []string, error) {
-	c := *cur
-	c.Legal, c.LegalBy = nil, nil
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode room.state: %w", err)
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, nil, fmt.Errorf("split room.state: %w", err)
-	}
-	delete(fields, "legal")
-	var board []string
-	if rows, ok := cur.Board.([]string); ok && asciiRows(rows) {
-		board = slices.Clone(rows)
-	}
-	return fields, board, nil
 }
 
 func asciiRows(rows []string) bool {

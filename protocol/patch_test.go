@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -156,4 +158,53 @@ func FuzzApplyPatch(f *testing.F) {
 			t.Fatalf("applied patch %q: seq %v, want 8", patch, state["seq"])
 		}
 	})
+}
+
+func TestAppendStringsMatchesEncodingJSON(t *testing.T) {
+	for _, ss := range [][]string{{}, {"A1", "pass"}, {"D@3,1", "b1a1"}, {`a"b`}, {"<x>"}, {"é"}, {"tab\t"}} {
+		want, _ := json.Marshal(ss)
+		if got := appendStrings(nil, ss); got != nil && string(got) != string(want) {
+			t.Errorf("appendStrings(%q) = %s, encoding/json %s", ss, got, want)
+		}
+		got, err := WithField([]byte(`{}`), "legal", ss)
+		if err != nil || string(got) != `{,"legal":`+string(want)+`}` {
+			t.Errorf("WithField(%q) = %s, %v", ss, got, err)
+		}
+	}
+}
+
+func BenchmarkPatchGo19(b *testing.B) {
+	rows := make([]string, 19)
+	for i := range rows {
+		rows[i] = strings.Repeat(".", 19)
+	}
+	legal := make([]string, 0, 361)
+	for i := 0; i < 361; i++ {
+		legal = append(legal, string(rune('A'+i%19))+strconv.Itoa(i/19+1))
+	}
+	st := RoomState{Type: TypeRoomState, Room: "r1", Game: "go", Variant: "19", Status: "playing",
+		Players: []Player{{Seat: 0, Name: "a", Connected: true}, {Seat: 1, Name: "b", Connected: true}},
+		Turn:    intp(0), Board: rows, Score: map[string]int{"black": 0, "white": 0}, Legal: legal,
+		Extra: map[string]any{"passes": 0, "stones": map[string]int{"black": 0, "white": 0}}}
+	var p Patcher
+	for i := 0; b.Loop(); i++ {
+		st.Seq++
+		r := []byte(rows[i%19])
+		r[i%19/1] = 'X'
+		rows = slices.Clone(rows)
+		rows[i%19] = string(r)
+		st.Board = rows
+		st.Turn = intp(i % 2)
+		st.LastMove = &LastMove{Seat: i % 2, Move: legal[i%361]}
+		patch, ok, err := p.Diff(&st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !ok {
+			continue
+		}
+		if _, err := WithField(patch, "legal", legal); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
