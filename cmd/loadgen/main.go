@@ -70,6 +70,7 @@ Flags:
 	fs.StringVar(&cfg.Variant, "variant", "", "variant of the rooms (default 19 for go)")
 	fs.StringVar(&cfg.Level, "level", "", "bots: bot level (default the game's first)")
 	fs.BoolVar(&cfg.Patch, "patch", true, "ask for compact room.patch frames (hello feature \"patch\"); false takes the full room.state after every change")
+	fs.BoolVar(&cfg.Compress, "compress", false, "offer permessage-deflate (the server uses it when started with -compress); byte counts are then measured on the wire")
 	fs.IntVar(&cfg.Sources, "sources", 1, "spread connections over source addresses 127.0.0.1..127.0.0.N (loopback servers), when ephemeral ports run out above ~28,000 connections")
 	fs.IntVar(&cfg.JoinConcurrency, "join-concurrency", 64, "connections being set up at once (reconnect: reconnecting at once)")
 	fs.DurationVar(&cfg.Settle, "settle", time.Second, "pause before each memory reading and before the moves")

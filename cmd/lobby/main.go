@@ -47,6 +47,17 @@ func envInt(name string, def int) int {
 	return def
 }
 
+func envBool(name string, def bool) bool {
+	if v, ok := os.LookupEnv(name); ok {
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
+		}
+		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a boolean\n", name, v)
+		os.Exit(2)
+	}
+	return def
+}
+
 func envFloat(name string, def float64) float64 {
 	if v, ok := os.LookupEnv(name); ok {
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
@@ -80,6 +91,7 @@ func main() {
 	watchDelay := flag.Duration("watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
 	rate := flag.Float64("rate", envFloat("TABULEIRO_RATE", 20), "messages a second each connection may send (env TABULEIRO_RATE); raise it only for load tests")
 	burst := flag.Int("burst", envInt("TABULEIRO_BURST", 40), "burst of messages above -rate (env TABULEIRO_BURST)")
+	compress := flag.Bool("compress", envBool("TABULEIRO_COMPRESS", false), "negotiate permessage-deflate with clients that offer it (env TABULEIRO_COMPRESS)")
 	flag.Parse()
 	if *rate <= 0 || *burst <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
@@ -99,14 +111,14 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = log.Sync() }()
-	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay, *rate, *burst); err != nil {
+	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay, *rate, *burst, *compress); err != nil {
 		log.Error("lobby stopped", zap.Error(err))
 		os.Exit(1)
 	}
 }
 
 func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay time.Duration,
-	rate float64, burst int) error {
+	rate float64, burst int, compress bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
@@ -124,7 +136,7 @@ func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botT
 	}
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Root: web.Handler()}
-	cfg.Hub.Rate, cfg.Hub.Burst = rate, burst
+	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = rate, burst, compress
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err

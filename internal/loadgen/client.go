@@ -133,8 +133,9 @@ type Client struct {
 	views  map[string]*View // owned by the reader goroutine
 	handle atomic.Pointer[Handler]
 
-	// Bytes counts the payload bytes received; Frames the messages.
-	Bytes, Frames atomic.Int64
+	// Bytes counts the payload bytes received (after decompression);
+	// Wire the bytes read from the socket; Frames the messages.
+	Bytes, Wire, Frames atomic.Int64
 	// Token and Player are set by Hello.
 	Token  string
 	Player string
@@ -148,33 +149,52 @@ type Client struct {
 type Dialer struct {
 	URL     string
 	Sources int // 127.0.0.1 .. 127.0.0.<Sources> (loopback targets only)
-	next    atomic.Uint64
+	// Compress offers permessage-deflate.
+	Compress bool
+	next     atomic.Uint64
 }
 
-func (d *Dialer) dialer() *websocket.Dialer {
-	wd := &websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 2048, WriteBufferSize: 512}
-	u, err := url.Parse(d.URL)
-	if err != nil || d.Sources <= 1 {
-		return wd
+func (d *Dialer) dialer(wire *atomic.Int64) *websocket.Dialer {
+	wd := &websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 2048, WriteBufferSize: 512,
+		EnableCompression: d.Compress}
+	nd := &net.Dialer{Timeout: 30 * time.Second}
+	if u, err := url.Parse(d.URL); err == nil && d.Sources > 1 {
+		if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsLoopback() && ip.To4() != nil {
+			n := d.next.Add(1) % uint64(d.Sources)
+			nd.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(1+n))}
+		}
 	}
-	ip := net.ParseIP(u.Hostname())
-	if ip == nil || !ip.IsLoopback() || ip.To4() == nil {
-		return wd
+	wd.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := nd.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countingConn{Conn: c, n: wire}, nil
 	}
-	n := d.next.Add(1) % uint64(d.Sources)
-	src := net.IPv4(127, 0, 0, byte(1+n))
-	nd := &net.Dialer{LocalAddr: &net.TCPAddr{IP: src}, Timeout: 30 * time.Second}
-	wd.NetDialContext = nd.DialContext
 	return wd
+}
+
+// countingConn counts the bytes read from the socket (frames as they
+// crossed the wire, compressed or not).
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 // Dial connects a new client; its frames go to its inbox until SetHandler.
 func (d *Dialer) Dial(ctx context.Context, id int) (*Client, error) {
-	ws, _, err := d.dialer().DialContext(ctx, d.URL, nil)
+	c := &Client{ID: id, inbox: make(chan *Frame, 64), done: make(chan struct{}), views: map[string]*View{}}
+	ws, _, err := d.dialer(&c.Wire).DialContext(ctx, d.URL, nil)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", d.URL, err)
 	}
-	c := &Client{ID: id, ws: ws, inbox: make(chan *Frame, 64), done: make(chan struct{}), views: map[string]*View{}}
+	c.ws = ws
 	go c.read()
 	return c, nil
 }

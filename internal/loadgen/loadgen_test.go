@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 )
 
@@ -14,7 +15,7 @@ import (
 // are printed by -v, never asserted.
 func smoke(t *testing.T, cfg Config) *Report {
 	t.Helper()
-	s := testserver.Start(t)
+	s := testserver.Start(t, func(c *server.Config) { c.Hub.Compression = cfg.Compress })
 	cfg.URL = s.WSURL
 	cfg.Settle = 10 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -50,6 +51,17 @@ func TestSmokeFanout(t *testing.T) {
 			t.Errorf("with patches a spectator got %.0f bytes a move, a player %.0f: spectators need no legal moves",
 				rep.BytesPerMove["spectator"], rep.BytesPerMove["player"])
 		}
+	}
+}
+
+// TestSmokeFanoutCompressed: the same with permessage-deflate; the bytes
+// on the wire per spectator stay under those of the uncompressed payload.
+func TestSmokeFanoutCompressed(t *testing.T) {
+	plain := smoke(t, Config{Mode: "fanout", Spectators: 100, Moves: 10, Patch: true})
+	comp := smoke(t, Config{Mode: "fanout", Spectators: 100, Moves: 10, Patch: true, Compress: true})
+	if comp.Spectator.N != 1000 || comp.BytesPerMove["spectator"] >= plain.BytesPerMove["spectator"] {
+		t.Fatalf("compressed: %d deliveries, %.0f bytes a move per spectator (uncompressed %.0f)",
+			comp.Spectator.N, comp.BytesPerMove["spectator"], plain.BytesPerMove["spectator"])
 	}
 }
 

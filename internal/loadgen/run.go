@@ -52,6 +52,9 @@ type Config struct {
 	Game, Variant, Level string
 	// Patch asks for room.patch frames (hello feature "patch").
 	Patch bool
+	// Compress offers permessage-deflate; Bytes then count the payload
+	// after decompression, WireBytes what crossed the socket.
+	Compress bool
 	// Sources spreads connections over 127.0.0.1..Sources.
 	Sources int
 	// JoinConcurrency bounds the connections being set up at once.
@@ -146,6 +149,9 @@ func (r *Report) Print(w io.Writer) {
 		for _, role := range roles {
 			fmt.Fprintf(w, "%s: bytes received per move per %s: %.0f\n", r.Mode, role, r.BytesPerMove[role])
 		}
+		if r.FrameBytes > 0 {
+			fmt.Fprintf(w, "%s: the last move's frame to a spectator: %d bytes\n", r.Mode, r.FrameBytes)
+		}
 	}
 	if r.Seated.N > 0 {
 		fmt.Fprintf(w, "%s: drop -> seated again: %v; all %d seated after %s ms\n", r.Mode, r.Seated, r.Seated.N, ms(r.AllSeated))
@@ -182,6 +188,9 @@ func (r *Report) Print(w io.Writer) {
 		}
 		for _, role := range slices.Sorted(maps.Keys(r.BytesPerMove)) {
 			add("bytes_per_move_"+role, fmt.Sprintf("%.0f", r.BytesPerMove[role]))
+		}
+		if r.FrameBytes > 0 {
+			add("last_frame_bytes", r.FrameBytes)
 		}
 	}
 	if r.Seated.N > 0 {
@@ -234,7 +243,7 @@ type runner struct {
 // Run runs one workload until it is done or ctx ends.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
-	r := &runner{cfg: cfg, dialer: &Dialer{URL: cfg.URL, Sources: cfg.Sources}}
+	r := &runner{cfg: cfg, dialer: &Dialer{URL: cfg.URL, Sources: cfg.Sources, Compress: cfg.Compress}}
 	defer r.closeAll()
 	var (
 		rep *Report
@@ -260,6 +269,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	return rep, err
+}
+
+// received is what a client has received: the payload bytes, or with
+// compression the bytes on the wire.
+func (r *runner) received(c *Client) int64 {
+	if r.cfg.Compress {
+		return c.Wire.Load()
+	}
+	return c.Bytes.Load()
 }
 
 func (r *runner) track(c *Client) {
@@ -492,7 +510,7 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 	}
 	bytes0 := make([]int64, len(all))
 	for i, c := range all {
-		bytes0[i] = c.Bytes.Load()
+		bytes0[i] = r.received(c)
 	}
 	var mover, opp, last, anySpec Histogram
 	cpu0, self0 := r.cpu(), SelfCPUSeconds()
@@ -555,7 +573,7 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 		per := func(cs []*Client, from int) float64 {
 			var sum int64
 			for i, c := range cs {
-				sum += c.Bytes.Load() - bytes0[from+i]
+				sum += r.received(c) - bytes0[from+i]
 			}
 			return float64(sum) / float64(len(cs)) / float64(moves)
 		}
@@ -738,7 +756,7 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 	sleep(ctx, cfg.Settle)
 	bytes0 := map[*Client]int64{}
 	for _, c := range everyone {
-		bytes0[c] = c.Bytes.Load()
+		bytes0[c] = r.received(c)
 	}
 	cpu0, self0 := r.cpu(), SelfCPUSeconds()
 	began := time.Now()
@@ -764,7 +782,7 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 		if c.State.(*seatState).spectator {
 			role = "spectator"
 		}
-		totalBytes[role] += c.Bytes.Load() - bytes0[c]
+		totalBytes[role] += r.received(c) - bytes0[c]
 	}
 	r.closeAll() // stops the readers: their histograms can be read
 	var mover, opp, anySpec, last Histogram
