@@ -124,8 +124,12 @@ func New(cfg Config) *Hub {
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
 		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{},
 		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
-	h.upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096, CheckOrigin: h.checkOrigin,
-		EnableCompression: cfg.Compression}
+	// Memory per connection: clients send small messages, so a 1 KiB read
+	// buffer serves (a larger frame is read across several fills); write
+	// buffers come from a pool and are held only while a message is written
+	// (broadcasts are prepared frames that need none).
+	h.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{},
+		CheckOrigin: h.checkOrigin, EnableCompression: cfg.Compression}
 	h.lwg.Add(1)
 	go h.lobbyLoop()
 	return h
