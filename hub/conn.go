@@ -31,6 +31,8 @@ type conn struct {
 	// talks to any room (the channel send to the room orders it).
 	playerID string
 	name     string
+	// patch: the client asked for room.patch frames in hello.
+	patch bool
 
 	mu          sync.Mutex
 	closed      bool
@@ -47,6 +49,7 @@ type conn struct {
 func (c *conn) ConnID() uint64     { return c.id }
 func (c *conn) PlayerID() string   { return c.playerID }
 func (c *conn) PlayerName() string { return c.name }
+func (c *conn) WantsPatch() bool   { return c.patch }
 
 // Send queues f; a full queue drops the connection (never waits).
 func (c *conn) Send(f *protocol.Frame) bool {

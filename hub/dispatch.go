@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -143,6 +144,11 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		}
 	}
 	c.playerID, c.name = p.ID, p.Name
+	var features []string
+	if slices.Contains(m.Features, protocol.FeaturePatch) {
+		c.patch = true
+		features = []string{protocol.FeaturePatch}
+	}
 	roomIDs, err := h.cfg.Store.PlayerRooms(ctx, p.ID)
 	if err != nil {
 		h.log.Warn("player rooms", zap.Error(err))
@@ -160,7 +166,7 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	h.mu.Unlock()
 	h.log.Info("hello", zap.Uint64("conn", c.id), zap.String("player", p.ID), zap.Bool("resumed", found))
 	c.Send(protocol.MustEncode(protocol.Welcome{Type: protocol.TypeWelcome, ID: m.ID,
-		Player: protocol.PlayerInfo{ID: p.ID, Name: p.Name}, Token: token, Rooms: roomIDs}))
+		Player: protocol.PlayerInfo{ID: p.ID, Name: p.Name}, Token: token, Rooms: roomIDs, Features: features}))
 	if found {
 		// Seated again: the connection joins its unfinished rooms.
 		for _, id := range roomIDs {

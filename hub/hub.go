@@ -56,6 +56,10 @@ type Config struct {
 	MaxViolations int
 	// LobbyInterval is the most often the lobby is pushed (default 250 ms).
 	LobbyInterval time.Duration
+	// Compression negotiates permessage-deflate (no context takeover) with
+	// clients that offer it; a broadcast frame is compressed once for all
+	// its receivers (PreparedMessage).
+	Compression bool
 }
 
 // NameLimit is the longest player name, in runes.
@@ -120,7 +124,12 @@ func New(cfg Config) *Hub {
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
 		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{},
 		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
-	h.upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096, CheckOrigin: h.checkOrigin}
+	// Memory per connection: clients send small messages, so a 1 KiB read
+	// buffer serves (a larger frame is read across several fills); write
+	// buffers come from a pool and are held only while a message is written
+	// (broadcasts are prepared frames that need none).
+	h.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{},
+		CheckOrigin: h.checkOrigin, EnableCompression: cfg.Compression}
 	h.lwg.Add(1)
 	go h.lobbyLoop()
 	return h

@@ -135,6 +135,9 @@ type ClientMessage struct {
 	As       string          `json:"as,omitempty"`
 	Move     string          `json:"move,omitempty"`
 	Text     *string         `json:"text,omitempty"`
+	// Features are the optional behaviours a client asks for in hello
+	// (an addition): FeaturePatch.
+	Features []string `json:"features,omitempty"`
 }
 
 // PlayerInfo is a player's public identity.
@@ -150,6 +153,8 @@ type Welcome struct {
 	Player PlayerInfo      `json:"player"`
 	Token  string          `json:"token"`
 	Rooms  []string        `json:"rooms"`
+	// Features are the hello features the server granted (an addition).
+	Features []string `json:"features,omitempty"`
 }
 
 // RoomSummary is one live room in the lobby and in GET /api/rooms.

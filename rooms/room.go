@@ -41,6 +41,10 @@ type member struct {
 	m    Member
 	role string
 	seat int
+	// patch: the member takes room.patch frames; at is the seq of the
+	// state it holds (-1 before its first room.state from a broadcast).
+	patch bool
+	at    int64
 }
 
 // Room is one game room. Its fields belong to its goroutine; the exported
@@ -98,6 +102,11 @@ type Room struct {
 	cmds   chan func()
 	done   chan struct{}
 	timers map[*time.Timer]struct{}
+
+	// patcher diffs the states sent to patch members; patchFlush is set
+	// while a coalesced spectator-count change waits (see publish).
+	patcher    protocol.Patcher
+	patchFlush bool
 }
 
 // ID is the room id.
@@ -382,7 +391,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	if !isMember || old.role != role {
 		wasConnected := seat >= 0 && !seatTaken && r.connected(seat)
-		r.members[mem.ConnID()] = &member{m: mem, role: role, seat: seat}
+		r.members[mem.ConnID()] = &member{m: mem, role: role, seat: seat, patch: wantsPatch(mem), at: -1}
 		if role == RoleSpectator || !wasConnected || (isMember && old.role == RoleSpectator) {
 			changed = true
 		}
@@ -394,7 +403,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	r.send(mem, protocol.MustEncode(protocol.RoomJoined{Type: protocol.TypeRoomJoined, ID: id, Room: r.id, Role: role, Seat: seatPtr}))
 	if !changed {
-		r.send(mem, r.fullStateFrame())
+		r.sendState(mem)
 		return
 	}
 	r.nextSeq()
@@ -409,7 +418,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		}
 	}
 	r.log.Debug("joined", zap.String("room", r.id), zap.String("player", mem.PlayerID()), zap.String("role", role))
-	r.broadcastJoin(mem)
+	r.broadcastJoin(mem, role == RoleSpectator)
 	r.scheduleBots()
 }
 
@@ -425,7 +434,11 @@ func (r *Room) leave(mem Member) {
 		return // another tab of the same player is still here
 	}
 	r.nextSeq()
-	r.broadcast()
+	if mb.role == RoleSpectator {
+		r.broadcastCoalesced()
+	} else {
+		r.broadcast()
+	}
 }
 
 func (r *Room) setStatus(s string) {
@@ -600,7 +613,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest, "the game is not over")
 	}
 	if r.next != "" {
-		r.send(mem, r.stateFrame())
+		r.sendState(mem)
 		return nil
 	}
 	for _, s := range r.rematch {
@@ -693,7 +706,7 @@ func (r *Room) roomState() protocol.RoomState {
 }
 
 func (r *Room) stateFrame() *protocol.Frame {
-	return encodeState(r.roomState())
+	return r.encodeState(r.roomState())
 }
 
 // fullStateFrame is the room.state with the move history, for one member
@@ -704,10 +717,10 @@ func (r *Room) fullStateFrame() *protocol.Frame {
 	if st.Moves == nil {
 		st.Moves = []protocol.LastMove{}
 	}
-	return encodeState(st)
+	return r.encodeState(st)
 }
 
-func encodeState(st protocol.RoomState) *protocol.Frame {
+func (r *Room) encodeState(st protocol.RoomState) *protocol.Frame {
 	f, err := protocol.Encode(st)
 	if err != nil {
 		panic(fmt.Sprintf("encode room.state: %v", err))
@@ -715,18 +728,27 @@ func encodeState(st protocol.RoomState) *protocol.Frame {
 	return f
 }
 
-// broadcast encodes one room.state and hands it to every member.
-func (r *Room) broadcast() { r.broadcastJoin(nil) }
+// broadcast encodes one room.state (and one room.patch per kind of patch
+// member) and hands it to every member.
+func (r *Room) broadcast() { r.broadcastWith(false, nil) }
 
-// broadcastJoin is broadcast, except that joiner (when not nil) gets the
-// state with the move history instead.
-func (r *Room) broadcastJoin(joiner Member) {
+// broadcastCoalesced is broadcast for a spectator joining or leaving: the
+// patch members get it with the next change or after patchDelay.
+func (r *Room) broadcastCoalesced() { r.broadcastWith(true, nil) }
+
+// broadcastJoin is broadcast after joiner joined: joiner gets the state with
+// the move history, the others the usual frames (coalesced for a
+// spectator's arrival).
+func (r *Room) broadcastJoin(joiner Member, coalesce bool) {
+	r.sendState(joiner)
+	r.broadcastWith(coalesce, joiner)
+}
+
+// broadcastWith publishes the state to every member but skip (nil: none).
+func (r *Room) broadcastWith(coalesce bool, skip Member) {
 	start := time.Now()
 	r.updated = start.UTC()
-	if joiner != nil {
-		r.send(joiner, r.fullStateFrame())
-	}
-	r.fanout(r.stateFrame(), joiner)
+	r.publish(coalesce, false, skip)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
 	}

@@ -48,6 +48,28 @@ func envInt(name string, def int) int {
 	return def
 }
 
+func envBool(name string, def bool) bool {
+	if v, ok := os.LookupEnv(name); ok {
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
+		}
+		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a boolean\n", name, v)
+		os.Exit(2)
+	}
+	return def
+}
+
+func envFloat(name string, def float64) float64 {
+	if v, ok := os.LookupEnv(name); ok {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a number\n", name, v)
+		os.Exit(2)
+	}
+	return def
+}
+
 func envDuration(name string, def time.Duration) time.Duration {
 	if v, ok := os.LookupEnv(name); ok {
 		if d, err := time.ParseDuration(v); err == nil {
@@ -59,17 +81,32 @@ func envDuration(name string, def time.Duration) time.Duration {
 	return def
 }
 
+// options are the service's settings, from flags and environment.
+type options struct {
+	addr, redisURL, prefix, origins string
+	bots                            int
+	botTimeout, watchDelay, grace   time.Duration
+	adjourn                         int
+	rate                            float64
+	burst                           int
+	compress                        bool
+}
+
 func main() {
-	addr := flag.String("addr", env("TABULEIRO_ADDR", "127.0.0.1:8080"), "listen address (env TABULEIRO_ADDR)")
-	redisURL := flag.String("redis", env("TABULEIRO_REDIS", ""), "Redis URL, e.g. redis://127.0.0.1:6379/0; empty keeps everything in memory (env TABULEIRO_REDIS)")
-	prefix := flag.String("prefix", env("TABULEIRO_PREFIX", "tabuleiro:"), "Redis key prefix (env TABULEIRO_PREFIX)")
+	var o options
+	flag.StringVar(&o.addr, "addr", env("TABULEIRO_ADDR", "127.0.0.1:8080"), "listen address (env TABULEIRO_ADDR)")
+	flag.StringVar(&o.redisURL, "redis", env("TABULEIRO_REDIS", ""), "Redis URL, e.g. redis://127.0.0.1:6379/0, a Sentinel (master_name=) or redis+cluster:// URL; empty keeps everything in memory (env TABULEIRO_REDIS)")
+	flag.StringVar(&o.prefix, "prefix", env("TABULEIRO_PREFIX", "tabuleiro:"), "Redis key prefix (env TABULEIRO_PREFIX)")
 	logLevel := flag.String("log-level", env("TABULEIRO_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env TABULEIRO_LOG_LEVEL)")
-	grace := flag.Duration("grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
-	adjourn := flag.Int("adjourn-factor", envInt("TABULEIRO_ADJOURN_FACTOR", rooms.DefaultAdjournFactor), "a game without a clock that nobody is in is adjourned after grace times this (env TABULEIRO_ADJOURN_FACTOR)")
-	origins := flag.String("origins", env("TABULEIRO_ORIGINS", ""), "comma-separated Origins allowed for /ws besides the same origin; * allows any (env TABULEIRO_ORIGINS)")
-	bots := flag.Int("bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
-	botTimeout := flag.Duration("bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
-	watchDelay := flag.Duration("watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
+	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
+	flag.IntVar(&o.adjourn, "adjourn-factor", envInt("TABULEIRO_ADJOURN_FACTOR", rooms.DefaultAdjournFactor), "a game without a clock that nobody is in is adjourned after grace times this (env TABULEIRO_ADJOURN_FACTOR)")
+	flag.StringVar(&o.origins, "origins", env("TABULEIRO_ORIGINS", ""), "comma-separated Origins allowed for /ws besides the same origin; * allows any (env TABULEIRO_ORIGINS)")
+	flag.IntVar(&o.bots, "bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
+	flag.DurationVar(&o.botTimeout, "bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
+	flag.DurationVar(&o.watchDelay, "watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
+	flag.Float64Var(&o.rate, "rate", envFloat("TABULEIRO_RATE", 20), "messages a second each connection may send (env TABULEIRO_RATE); raise it only for load tests")
+	flag.IntVar(&o.burst, "burst", envInt("TABULEIRO_BURST", 40), "burst of messages above -rate (env TABULEIRO_BURST)")
+	flag.BoolVar(&o.compress, "compress", envBool("TABULEIRO_COMPRESS", false), "negotiate permessage-deflate with clients that offer it (env TABULEIRO_COMPRESS)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -81,8 +118,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if *grace <= 0 || *adjourn <= 0 {
+	if o.grace <= 0 || o.adjourn <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -grace and -adjourn-factor must be positive")
+		os.Exit(2)
+	}
+	if o.rate <= 0 || o.burst <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
 		os.Exit(2)
 	}
 	zc := zap.NewProductionConfig()
@@ -93,42 +134,45 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = log.Sync() }()
-	if err := run(log, *addr, *redisURL, *prefix, *origins, *bots, *botTimeout, *watchDelay, *grace, *adjourn); err != nil {
+	if err := run(log, o); err != nil {
 		log.Error("lobby stopped", zap.Error(err))
 		os.Exit(1)
 	}
 }
 
-func run(log *zap.Logger, addr, redisURL, prefix, origins string, bots int, botTimeout, watchDelay, grace time.Duration, adjourn int) error {
+func run(log *zap.Logger, o options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
-	st, err := openStore(ctx, redisURL, prefix)
+	st, err := openStore(ctx, o.redisURL, o.prefix)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 
 	var allowed []string
-	for _, o := range strings.Split(origins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			allowed = append(allowed, o)
+	for _, origin := range strings.Split(o.origins, ",") {
+		if origin = strings.TrimSpace(origin); origin != "" {
+			allowed = append(allowed, origin)
 		}
 	}
-	srv, err := server.New(server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
-		Bots: bots, BotTimeout: botTimeout, WatchDelay: watchDelay, Grace: grace, AdjournFactor: adjourn, Root: web.Handler()})
+	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
+		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
+		Root: web.Handler()}
+	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
+	srv, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	log.Info("lobby listening", zap.String("addr", ln.Addr().String()), zap.Bool("redis", redisURL != ""),
-		zap.Int("bots", bots), zap.Strings("origins", allowed))
+	log.Info("lobby listening", zap.String("addr", ln.Addr().String()), zap.Bool("redis", o.redisURL != ""),
+		zap.Int("bots", o.bots), zap.Strings("origins", allowed), zap.Bool("compress", o.compress))
 
 	select {
 	case err := <-errc:

@@ -1,0 +1,315 @@
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/tabuleiro/tabuleiro/protocol"
+)
+
+// Frame is what the load generator reads from a server message: the fields
+// every mode needs, from room.state and room.patch alike. Turn and Result
+// keep their raw JSON so that a patch's "absent" differs from "null".
+type Frame struct {
+	Type     string             `json:"type"`
+	Room     string             `json:"room"`
+	Code     string             `json:"code"`
+	Message  string             `json:"message"`
+	Seq      int64              `json:"seq"`
+	Base     *int64             `json:"base"`
+	Status   string             `json:"status"`
+	Turn     json.RawMessage    `json:"turn"`
+	Legal    []string           `json:"legal"`
+	LastMove *protocol.LastMove `json:"lastMove"`
+	Result   json.RawMessage    `json:"result"`
+	Next     string             `json:"next"`
+	Seat     *int               `json:"seat"`
+	Role     string             `json:"role"`
+	Token    string             `json:"token"`
+	Player   protocol.PlayerInfo
+	Features []string `json:"features"`
+	hasLegal bool
+	size     int
+}
+
+// ParseFrame decodes one server message.
+func ParseFrame(data []byte) (*Frame, error) {
+	f := &Frame{size: len(data)}
+	if err := json.Unmarshal(data, f); err != nil {
+		return nil, fmt.Errorf("server message %.60q: %w", data, err)
+	}
+	if f.Type == "" {
+		return nil, fmt.Errorf("server message %.60q has no type", data)
+	}
+	f.hasLegal = f.Legal != nil
+	return f, nil
+}
+
+// View is a client's picture of one room, kept up to date from room.state
+// and room.patch frames by the client's reader goroutine.
+type View struct {
+	Room     string
+	Seq      int64
+	Status   string
+	Turn     int // -1 when no seat is to move
+	Legal    []string
+	LastMove protocol.LastMove
+	HasMove  bool
+	Next     string
+	Finished bool
+}
+
+// apply updates v from f; newMove reports that f carries a move v had not
+// seen (its lastMove differs from the previous one: seats alternate, so a
+// move never repeats the previous lastMove). ok is false for a patch whose
+// base is not v's seq: the client must ask for the full state again.
+func (v *View) apply(f *Frame) (newMove, ok bool) {
+	switch f.Type {
+	case protocol.TypeRoomState:
+		*v = View{Room: f.Room, Seq: f.Seq, Status: f.Status, Turn: -1, Legal: f.Legal, Next: f.Next,
+			LastMove: v.LastMove, HasMove: v.HasMove}
+	case protocol.TypeRoomPatch:
+		base := f.Seq - 1
+		if f.Base != nil {
+			base = *f.Base
+		}
+		if base != v.Seq {
+			return false, false
+		}
+		v.Seq = f.Seq
+		if f.Status != "" {
+			v.Status = f.Status
+		}
+		if f.hasLegal {
+			v.Legal = f.Legal
+		}
+		if f.Next != "" {
+			v.Next = f.Next
+		}
+		if len(f.Turn) == 0 {
+			goto move
+		}
+	default:
+		return false, true
+	}
+	v.Turn = -1
+	if len(f.Turn) > 0 && string(f.Turn) != "null" {
+		var t int
+		if json.Unmarshal(f.Turn, &t) == nil {
+			v.Turn = t
+		}
+	}
+move:
+	v.Finished = v.Status == "finished"
+	if f.LastMove != nil && (!v.HasMove || *f.LastMove != v.LastMove) {
+		v.LastMove, v.HasMove = *f.LastMove, true
+		return true, true
+	}
+	return false, true
+}
+
+// Handler is called by a client's reader goroutine for every frame, after
+// the room view has been updated; view is nil for frames about no room.
+// newMove says the frame carries a new move.
+type Handler func(c *Client, f *Frame, view *View, newMove bool, at time.Time)
+
+// Client is one WebSocket connection speaking the public protocol.
+type Client struct {
+	ID     int
+	ws     *websocket.Conn
+	wmu    sync.Mutex
+	inbox  chan *Frame
+	done   chan struct{}
+	err    error
+	views  map[string]*View // owned by the reader goroutine
+	handle atomic.Pointer[Handler]
+
+	// Bytes counts the payload bytes received (after decompression);
+	// Wire the bytes read from the socket; Frames the messages.
+	Bytes, Wire, Frames atomic.Int64
+	// Token and Player are set by Hello.
+	Token  string
+	Player string
+	// State is free for the mode that drives the client.
+	State any
+}
+
+// Dialer opens connections, spreading them over several loopback source
+// addresses so that tens of thousands of connections do not run out of
+// ephemeral ports.
+type Dialer struct {
+	URL     string
+	Sources int // 127.0.0.1 .. 127.0.0.<Sources> (loopback targets only)
+	// Compress offers permessage-deflate.
+	Compress bool
+	next     atomic.Uint64
+}
+
+func (d *Dialer) dialer(wire *atomic.Int64) *websocket.Dialer {
+	wd := &websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 2048, WriteBufferSize: 512,
+		EnableCompression: d.Compress}
+	nd := &net.Dialer{Timeout: 30 * time.Second}
+	if u, err := url.Parse(d.URL); err == nil && d.Sources > 1 {
+		if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsLoopback() && ip.To4() != nil {
+			n := d.next.Add(1) % uint64(d.Sources)
+			nd.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(1+n))}
+		}
+	}
+	wd.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := nd.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &countingConn{Conn: c, n: wire}, nil
+	}
+	return wd
+}
+
+// countingConn counts the bytes read from the socket (frames as they
+// crossed the wire, compressed or not).
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// Dial connects a new client; its frames go to its inbox until SetHandler.
+func (d *Dialer) Dial(ctx context.Context, id int) (*Client, error) {
+	c := &Client{ID: id, inbox: make(chan *Frame, 64), done: make(chan struct{}), views: map[string]*View{}}
+	ws, _, err := d.dialer(&c.Wire).DialContext(ctx, d.URL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", d.URL, err)
+	}
+	c.ws = ws
+	go c.read()
+	return c, nil
+}
+
+func (c *Client) read() {
+	defer close(c.done)
+	for {
+		_, data, err := c.ws.ReadMessage()
+		at := time.Now()
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.Bytes.Add(int64(len(data)))
+		c.Frames.Add(1)
+		f, err := ParseFrame(data)
+		if err != nil {
+			c.err = err
+			c.ws.Close()
+			return
+		}
+		var view *View
+		newMove := false
+		if f.Type == protocol.TypeRoomState || f.Type == protocol.TypeRoomPatch {
+			view = c.views[f.Room]
+			if view == nil {
+				view = &View{Room: f.Room, Turn: -1}
+				c.views[f.Room] = view
+			}
+			var ok bool
+			if newMove, ok = view.apply(f); !ok {
+				// A gap: ask for the whole state again, as a client must.
+				f = &Frame{Type: "error", Room: f.Room, Code: "patch_gap", Message: "patch base is not the held seq"}
+				_ = c.Send(map[string]any{"type": protocol.TypeRoomJoin, "room": view.Room, "as": "spectator"})
+			}
+		}
+		if h := c.handle.Load(); h != nil {
+			(*h)(c, f, view, newMove, at)
+			continue
+		}
+		select {
+		case c.inbox <- f:
+		default: // nobody waits for it: the setup skips what it does not need
+		}
+	}
+}
+
+// SetHandler sends every later frame to h instead of the inbox.
+func (c *Client) SetHandler(h Handler) { c.handle.Store(&h) }
+
+// Send writes v as a JSON text frame.
+func (c *Client) Send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %T: %w", v, err)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.ws.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	return nil
+}
+
+// errClosed says the connection ended while waiting.
+var errClosed = errors.New("connection closed")
+
+// Wait returns the first inbox frame for which pred holds; an error frame
+// that answers the same room (or no room) fails the wait.
+func (c *Client) Wait(ctx context.Context, what string, pred func(*Frame) bool) (*Frame, error) {
+	for {
+		select {
+		case f := <-c.inbox:
+			if pred(f) {
+				return f, nil
+			}
+			if f.Type == protocol.TypeError && f.Code != string(protocol.CodeRateLimited) {
+				return nil, fmt.Errorf("waiting for %s: error %s: %s", what, f.Code, f.Message)
+			}
+		case <-c.done:
+			return nil, fmt.Errorf("waiting for %s: %w: %v", what, errClosed, c.err)
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for %s: %w", what, ctx.Err())
+		}
+	}
+}
+
+// Hello says hello (with the patch feature when patch) and waits for
+// welcome.
+func (c *Client) Hello(ctx context.Context, name, token string, patch bool) (*Frame, error) {
+	m := map[string]any{"type": protocol.TypeHello, "name": name}
+	if token != "" {
+		m["token"] = token
+	}
+	if patch {
+		m["features"] = []string{protocol.FeaturePatch}
+	}
+	if err := c.Send(m); err != nil {
+		return nil, err
+	}
+	w, err := c.Wait(ctx, "welcome", func(f *Frame) bool { return f.Type == protocol.TypeWelcome })
+	if err != nil {
+		return nil, err
+	}
+	c.Token, c.Player = w.Token, w.Player.ID
+	return w, nil
+}
+
+// Close closes the socket at once (no close handshake: a dropped client)
+// and waits for the reader.
+func (c *Client) Close() {
+	_ = c.ws.Close()
+	<-c.done
+}
+
+// Done is closed when the reader has stopped.
+func (c *Client) Done() <-chan struct{} { return c.done }

@@ -1,0 +1,456 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/gorilla/websocket"
+)
+
+// FeaturePatch is the hello feature that opts a connection into room.patch
+// frames (docs/protocol.md, "Compact updates").
+const FeaturePatch = "patch"
+
+// TypeRoomPatch is the compact update sent instead of room.state to a
+// connection that opted in (an addition to the core contract).
+const TypeRoomPatch = "room.patch"
+
+// Patcher turns consecutive room states of one room into room.patch frames.
+// It remembers the last state it diffed against; it is owned by the room's
+// goroutine and is not safe for concurrent use.
+type Patcher struct {
+	have bool
+	prev RoomState
+	// raw holds the encoded values of the fields compared as JSON (score,
+	// clocks, a board that is not a list of rows, the extra fields).
+	raw map[string]json.RawMessage
+}
+
+// Seq is the seq of the state the next patch applies to (0 before the
+// first Diff).
+func (p *Patcher) Seq() int64 { return p.prev.Seq }
+
+// Diff encodes the room.patch that turns the last state into cur, leaving
+// out "legal" and "legalBySeat" (see WithField), and remembers cur. ok is
+// false when there is no earlier state or the change cannot be expressed as
+// a patch (a field or a nested key disappeared): the caller then sends the
+// full room.state.
+func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
+	raw, err := rawFields(cur)
+	if err != nil {
+		return nil, false, err
+	}
+	prev, prevRaw, had := p.prev, p.raw, p.have
+	p.prev, p.raw, p.have = *cur, raw, true
+	p.prev.Players = slices.Clone(cur.Players)
+	p.prev.Rematch = slices.Clone(cur.Rematch)
+	if rows, ok := cur.Board.([]string); ok {
+		p.prev.Board = slices.Clone(rows)
+	}
+	if !had {
+		return nil, false, nil
+	}
+	// Fields that vanish (omitempty, extras) need the full state.
+	if prev.Private && !cur.Private || prev.Watch && !cur.Watch || len(prev.Rematch) > 0 && len(cur.Rematch) == 0 ||
+		prev.Next != "" && cur.Next == "" {
+		return nil, false, nil
+	}
+	for k := range prevRaw {
+		if _, ok := raw[k]; !ok {
+			return nil, false, nil
+		}
+	}
+	b := bytes.NewBuffer(make([]byte, 0, 256))
+	b.WriteString(`{"type":"room.patch","room":`)
+	writeJSONString(b, cur.Room)
+	if prev.Seq != cur.Seq-1 {
+		b.WriteString(`,"base":`)
+		b.WriteString(strconv.FormatInt(prev.Seq, 10))
+	}
+	b.WriteString(`,"seq":`)
+	b.WriteString(strconv.FormatInt(cur.Seq, 10))
+	field := func(k string, v any) error {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", k, err)
+		}
+		b.WriteString(`,"`)
+		b.WriteString(k)
+		b.WriteString(`":`)
+		b.Write(enc)
+		return nil
+	}
+	var errs []error
+	if cur.Game != prev.Game {
+		errs = append(errs, field("game", cur.Game))
+	}
+	if cur.Variant != prev.Variant {
+		errs = append(errs, field("variant", cur.Variant))
+	}
+	if cur.Status != prev.Status {
+		errs = append(errs, field("status", cur.Status))
+	}
+	if !slices.Equal(cur.Players, prev.Players) {
+		errs = append(errs, field("players", cur.Players))
+	}
+	if cur.Spectators != prev.Spectators {
+		errs = append(errs, field("spectators", cur.Spectators))
+	}
+	if !equalPtr(cur.Turn, prev.Turn) {
+		errs = append(errs, field("turn", cur.Turn))
+	}
+	if !equalPtr(cur.LastMove, prev.LastMove) {
+		errs = append(errs, field("lastMove", cur.LastMove))
+	}
+	if !equalResult(cur.Result, prev.Result) {
+		errs = append(errs, field("result", cur.Result))
+	}
+	if cur.Private != prev.Private {
+		errs = append(errs, field("private", cur.Private))
+	}
+	if cur.Watch != prev.Watch {
+		errs = append(errs, field("watch", cur.Watch))
+	}
+	if !slices.Equal(cur.Rematch, prev.Rematch) {
+		errs = append(errs, field("rematch", cur.Rematch))
+	}
+	if cur.Next != prev.Next {
+		errs = append(errs, field("next", cur.Next))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, false, err
+	}
+	if rows, ok := cur.Board.([]string); ok {
+		if old, ok := prev.Board.([]string); ok && asciiRows(rows) && asciiRows(old) {
+			if cells, ok := diffCells(old, rows); ok {
+				b.WriteString(`,"cells":`)
+				b.Write(cells)
+			} else if !slices.Equal(rows, old) {
+				if err := field("board", rows); err != nil {
+					return nil, false, err
+				}
+			}
+		} else if err := field("board", rows); err != nil {
+			return nil, false, err
+		}
+	}
+	for _, k := range sortedKeys(raw) {
+		v := raw[k]
+		old, had := prevRaw[k]
+		if had && bytes.Equal(old, v) {
+			continue
+		}
+		if had {
+			merged, err := mergeObject(old, v)
+			if errors.Is(err, errNoPatch) {
+				return nil, false, nil
+			}
+			if err == nil {
+				v = merged
+			}
+		}
+		b.WriteByte(',')
+		writeJSONString(b, k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), true, nil
+}
+
+// errNoPatch says that the change cannot be written as a patch (a nested
+// key disappeared); the receivers need the full room.state.
+var errNoPatch = errors.New("change needs a full room.state")
+
+func equalPtr[T comparable](a, b *T) bool {
+	return a == b || a != nil && b != nil && *a == *b
+}
+
+func equalResult(a, b *Result) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Reason == b.Reason && equalPtr(a.Winner, b.Winner)
+}
+
+// coreKeys are the room.state keys of RoomState itself: an extra field
+// with one of these names is not sent (the core field wins).
+var coreKeys = map[string]bool{"type": true, "room": true, "game": true, "variant": true, "seq": true,
+	"status": true, "players": true, "spectators": true, "turn": true, "board": true, "legal": true,
+	"legalBySeat": true, "lastMove": true, "score": true, "clocks": true, "result": true, "private": true,
+	"watch": true, "rematch": true, "next": true}
+
+// rawFields encodes the fields compared as JSON: score, clocks, a board
+// that is not a list of rows, and the extra fields.
+func rawFields(cur *RoomState) (map[string]json.RawMessage, error) {
+	raw := make(map[string]json.RawMessage, 4+len(cur.Extra))
+	put := func(k string, v any) error {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("encode room.state %s: %w", k, err)
+		}
+		raw[k] = enc
+		return nil
+	}
+	if err := put("score", cur.Score); err != nil {
+		return nil, err
+	}
+	if err := put("clocks", cur.Clocks); err != nil {
+		return nil, err
+	}
+	if _, rows := cur.Board.([]string); !rows {
+		if err := put("board", cur.Board); err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range cur.Extra {
+		if coreKeys[k] {
+			continue
+		}
+		if err := put(k, v); err != nil {
+			return nil, err
+		}
+	}
+	return raw, nil
+}
+
+// WithField returns a copy of the patch with one more top-level field: the
+// frame of a seat adds "legal" (its moves, [] when it is not its turn) to
+// the patch every spectator gets.
+func WithField(patch []byte, key string, v any) ([]byte, error) {
+	if len(patch) < 2 || patch[len(patch)-1] != '}' {
+		return nil, fmt.Errorf("add %s: %q is not a JSON object", key, patch)
+	}
+	var l []byte
+	if ss, ok := v.([]string); ok {
+		l = appendStrings(make([]byte, 0, 6*len(ss)+2), ss)
+	}
+	if l == nil {
+		var err error
+		if l, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("encode %s: %w", key, err)
+		}
+	}
+	out := make([]byte, 0, len(patch)+len(key)+len(l)+4)
+	out = append(out, patch[:len(patch)-1]...)
+	out = append(out, ',', '"')
+	out = append(out, key...)
+	out = append(out, '"', ':')
+	out = append(out, l...)
+	return append(out, '}'), nil
+}
+
+// appendStrings appends ss as a JSON array when every string is plain
+// printable ASCII that JSON writes as is (moves are); nil otherwise, and
+// the caller falls back to encoding/json.
+func appendStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		for j := 0; j < len(s); j++ {
+			if c := s[j]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return nil
+			}
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		dst = append(dst, '"')
+	}
+	return append(dst, ']')
+}
+
+// RawFrame wraps an already-encoded JSON message as a prepared text frame.
+func RawFrame(b []byte) (*Frame, error) {
+	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, b)
+	if err != nil {
+		return nil, fmt.Errorf("prepare frame: %w", err)
+	}
+	return &Frame{Data: b, pm: pm}, nil
+}
+
+func asciiRows(rows []string) bool {
+	for _, r := range rows {
+		for i := 0; i < len(r); i++ {
+			if r[i] >= 0x80 || r[i] == '"' || r[i] == '\\' || r[i] < 0x20 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// diffCells lists the changed cells as [row, column, "c"]; false when the
+// shapes differ or most of the board changed (the whole board is shorter).
+func diffCells(prev, cur []string) ([]byte, bool) {
+	if len(prev) != len(cur) {
+		return nil, false
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	n, total := 0, 0
+	for r := range cur {
+		if len(prev[r]) != len(cur[r]) {
+			return nil, false
+		}
+		total += len(cur[r])
+		for c := 0; c < len(cur[r]); c++ {
+			if prev[r][c] == cur[r][c] {
+				continue
+			}
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			n++
+			fmt.Fprintf(&b, `[%d,%d,"%c"]`, r, c, cur[r][c])
+		}
+	}
+	b.WriteByte(']')
+	if n == 0 || n*2 > total {
+		return nil, false
+	}
+	return b.Bytes(), true
+}
+
+// mergeObject returns the keys of cur whose values differ from old when
+// both are objects with the same keys; errNoPatch when both are objects
+// and a key disappeared; any other error means "send cur whole".
+func mergeObject(old, cur json.RawMessage) (json.RawMessage, error) {
+	if len(old) == 0 || old[0] != '{' || len(cur) == 0 || cur[0] != '{' {
+		return nil, errors.New("not two objects")
+	}
+	var o, c map[string]json.RawMessage
+	if err := json.Unmarshal(old, &o); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(cur, &c); err != nil {
+		return nil, err
+	}
+	for k := range o {
+		if _, ok := c[k]; !ok {
+			return nil, errNoPatch
+		}
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	for _, k := range sortedKeys(c) {
+		if ov, ok := o[k]; ok && bytes.Equal(ov, c[k]) {
+			continue
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		writeJSONString(&b, k)
+		b.WriteByte(':')
+		b.Write(c[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+func writeJSONString(b *bytes.Buffer, s string) {
+	q, _ := json.Marshal(s) // a string always encodes
+	b.Write(q)
+}
+
+// ApplyPatch applies a room.patch to a room.state held as decoded JSON
+// (what a client keeps): cells into "board", object values merged one level
+// deep into object values, every other field replaced; the state's "seq"
+// becomes the patch's. It refuses a patch for another room or whose base is
+// not the state's seq (the client then joins the room again for a full
+// room.state), and changes nothing then.
+func ApplyPatch(state map[string]any, patch []byte) error {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(patch, &p); err != nil {
+		return fmt.Errorf("room.patch: %w", err)
+	}
+	var typ, room string
+	var seq int64
+	if err := json.Unmarshal(p["type"], &typ); err != nil || typ != TypeRoomPatch {
+		return fmt.Errorf("room.patch: type is not %q", TypeRoomPatch)
+	}
+	if err := json.Unmarshal(p["room"], &room); err != nil || room != state["room"] {
+		return fmt.Errorf("room.patch: room %q is not the state's", room)
+	}
+	if err := json.Unmarshal(p["seq"], &seq); err != nil {
+		return fmt.Errorf("room.patch: bad seq")
+	}
+	base := seq - 1
+	if raw, ok := p["base"]; ok {
+		if err := json.Unmarshal(raw, &base); err != nil {
+			return fmt.Errorf("room.patch: bad base")
+		}
+	}
+	have, ok := state["seq"].(float64)
+	if !ok || int64(have) != base {
+		return fmt.Errorf("room.patch: base %d is not the state's seq %v", base, state["seq"])
+	}
+	// Check everything before changing anything.
+	next := maps.Clone(state)
+	for k, raw := range p {
+		switch k {
+		case "type", "room", "base":
+			continue
+		case "cells":
+			board, err := applyCells(state["board"], raw)
+			if err != nil {
+				return err
+			}
+			next["board"] = board
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("room.patch: field %q: %w", k, err)
+		}
+		if nv, ok := v.(map[string]any); ok {
+			if ov, ok := state[k].(map[string]any); ok {
+				m := maps.Clone(ov)
+				maps.Copy(m, nv)
+				v = m
+			}
+		}
+		next[k] = v
+	}
+	clear(state)
+	maps.Copy(state, next)
+	return nil
+}
+
+func applyCells(board any, raw json.RawMessage) ([]any, error) {
+	rows, ok := board.([]any)
+	if !ok {
+		return nil, errors.New("room.patch: cells for a board that is not a list of rows")
+	}
+	var cells [][3]json.RawMessage
+	if err := json.Unmarshal(raw, &cells); err != nil {
+		return nil, fmt.Errorf("room.patch: cells: %w", err)
+	}
+	out := slices.Clone(rows)
+	for _, c := range cells {
+		var r, col int
+		var ch string
+		if json.Unmarshal(c[0], &r) != nil || json.Unmarshal(c[1], &col) != nil || json.Unmarshal(c[2], &ch) != nil ||
+			len(ch) != 1 || r < 0 || r >= len(out) {
+			return nil, fmt.Errorf("room.patch: bad cell %s", c)
+		}
+		row, ok := out[r].(string)
+		if !ok || col < 0 || col >= len(row) {
+			return nil, fmt.Errorf("room.patch: cell %d,%d off the board", r, col)
+		}
+		out[r] = row[:col] + ch + row[col+1:]
+	}
+	return out, nil
+}
