@@ -50,6 +50,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Parallel, "parallel", 1, "games played at the same time")
 	fs.StringVar(&cfg.GnuGoPath, "gnugo-path", arena.DefaultGnuGoPath, "GNU Go executable")
 	fs.IntVar(&cfg.GnuGoLevel, "gnugo-level", 10, "GNU Go --level (0-10)")
+	records := fs.Bool("records", false, "print every game's moves after the table")
 	torneio := fs.Bool("torneio", false, "round robin of every level of -game (the seed's queens torneio)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -72,5 +73,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return m.Markdown(stdout)
+	if err := m.Markdown(stdout); err != nil {
+		return err
+	}
+	if *records {
+		fmt.Fprintln(stdout)
+		return m.Records(stdout)
+	}
+	return nil
 }

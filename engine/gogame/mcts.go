@@ -233,6 +233,9 @@ func (p *Playout) priorOf(v int, c color, last int) (pv, pw float32) {
 			}
 		}
 	}
+	if p.matchesPattern(v) {
+		pv, pw = pv+10, pw+10
+	}
 	r, col := v/p.stride-1, v%p.stride-1
 	if last != passPoint {
 		lr, lc := last/p.stride-1, last%p.stride-1

@@ -305,3 +305,74 @@ func TestMCTSBeatsBasico(t *testing.T) {
 	}
 	t.Logf("MCTS won %d of 10 against basico", wins)
 }
+
+// TestPatterns checks the 3x3 pattern table on shapes drawn by hand, and
+// that a match does not depend on the orientation or the colors.
+func TestPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rows []string // 5x5 around the move at C3 (the center)
+		want bool
+	}{
+		{"empty board", []string{".....", ".....", ".....", ".....", "....."}, false},
+		{"enclosing hane", []string{".....", ".XOX.", ".....", ".....", "....."}, true},
+		{"cut 1", []string{".....", ".XO..", ".O...", ".....", "....."}, true},
+		{"peeped cut", []string{".....", ".XO..", ".O.X.", "..X..", "....."}, true},
+		{"opposite corners", []string{".....", ".X...", ".....", "...O.", "....."}, false},
+		{"lone stone", []string{".....", "..X..", ".....", ".....", "....."}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for sym := range 8 {
+				for _, swap := range []bool{false, true} {
+					rows := transform5(tc.rows, sym, swap)
+					p := NewPlayout(9)
+					for r, row := range rows {
+						for c, ch := range row {
+							v := (r+3)*p.stride + c + 3 // rows 2..6, columns 2..6 of the 9x9 board
+							switch ch {
+							case 'X':
+								p.place(v, black)
+							case 'O':
+								p.place(v, white)
+							}
+						}
+					}
+					if got := p.matchesPattern(5*p.stride + 5); got != tc.want {
+						t.Fatalf("symmetry %d swap %v: match %v, want %v for %q", sym, swap, got, tc.want, rows)
+					}
+				}
+			}
+		})
+	}
+}
+
+// transform5 rotates a 5x5 picture sym%4 quarter turns, mirrors it when
+// sym >= 4 and swaps the colors when swap is set.
+func transform5(rows []string, sym int, swap bool) []string {
+	g := make([][]byte, 5)
+	for i := range g {
+		g[i] = []byte(rows[i])
+	}
+	for range sym % 4 {
+		n := make([][]byte, 5)
+		for i := range n {
+			n[i] = make([]byte, 5)
+			for j := range n[i] {
+				n[i][j] = g[4-j][i]
+			}
+		}
+		g = n
+	}
+	out := make([]string, 5)
+	for i, r := range g {
+		if sym >= 4 {
+			slices.Reverse(r)
+		}
+		s := string(r)
+		if swap {
+			s = strings.NewReplacer("X", "O", "O", "X").Replace(s)
+		}
+		out[i] = s
+	}
+	return out
+}

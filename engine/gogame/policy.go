@@ -1,6 +1,9 @@
 package gogame
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // This file holds the playout policy of the MCTS bot: the light heuristics
 // that make its playouts less random than Playout.Run (capture a chain the
@@ -24,48 +27,47 @@ func (p *Playout) atariLiberty(h int) int { return int(p.libSum[h] / p.libCnt[h]
 // it: whether it captures, and the liberties of the new chain counted up
 // to two. stones is the size of the new chain, exact when libs < 2.
 func (p *Playout) libsAfter(v int, c color) (libs int, captures bool, stones int) {
-	var found [2]int
-	add := func(u int) {
-		if libs < 2 && u != v && (libs == 0 || found[0] != u) {
-			found[libs] = u
-			libs++
-		}
-	}
 	opp := c.opponent()
+	var found [2]int
 	var heads [4]int
 	nh := 0
 	for _, w := range p.neighbours(v) {
 		switch p.cells[w] {
 		case empty:
-			add(w)
+			if libs < 2 {
+				found[libs] = w
+			}
+			libs++
 		case opp:
 			if p.inAtari(int(p.head[w])) {
 				captures = true
 			}
 		case c:
 			h := int(p.head[w])
-			dup := false
-			for _, x := range heads[:nh] {
-				dup = dup || x == h
-			}
-			if !dup {
+			if !slices.Contains(heads[:nh], h) {
 				heads[nh] = h
 				nh++
 			}
 		}
 	}
-	stones = 1
-	if captures {
-		return 2, true, stones
+	// Fast answers: a capture frees at least one liberty, and two empty
+	// neighbours are two liberties.
+	if captures || libs >= 2 {
+		return 2, captures, 1
 	}
+	stones = 1
 	for _, h := range heads[:nh] {
 		s := h
 		for {
 			stones++
 			if libs < 2 {
 				for _, u := range p.neighbours(s) {
-					if p.cells[u] == empty {
-						add(u)
+					if p.cells[u] == empty && u != v && (libs == 0 || found[0] != u) {
+						found[libs] = u
+						libs++
+						if libs == 2 {
+							break
+						}
 					}
 				}
 			}
@@ -151,6 +153,21 @@ func (p *Playout) policyMove(rng *rand.Rand, last int, buf []int) int {
 	if last != passPoint && rng.Uint32()&15 != 0 { // 15 times in 16
 		if urgent := p.urgentMoves(last, buf[:0]); len(urgent) > 0 {
 			v := urgent[rng.IntN(len(urgent))]
+			p.play(v, c)
+			return v
+		}
+	}
+	if last != passPoint && rng.Uint32()&15 != 0 {
+		// A 3x3 shape around the last move.
+		buf = buf[:0]
+		s := p.stride
+		for _, w := range [8]int{last - s - 1, last - s, last - s + 1, last - 1, last + 1, last + s - 1, last + s, last + s + 1} {
+			if p.cells[w] == empty && p.matchesPattern(w) && p.legal(w, c) && !p.isEye(w, c) && !p.badSelfAtari(w, c) {
+				buf = append(buf, w)
+			}
+		}
+		if len(buf) > 0 {
+			v := buf[rng.IntN(len(buf))]
 			p.play(v, c)
 			return v
 		}

@@ -86,7 +86,9 @@ type Game struct {
 	// Refused counts GNU Go moves our rules refused (superko), played as
 	// passes.
 	Refused int
-	think   [2]sideTime // by player: 0 is A, 1 is B
+	// Moves is the game's record, the opening included.
+	Moves []string
+	think [2]sideTime // by player: 0 is A, 1 is B
 }
 
 type sideTime struct {
@@ -330,6 +332,7 @@ func playOne(ctx context.Context, g engine.Game, cfg Config, v engine.Variant, i
 		if err := s.Apply(seat, move); err != nil {
 			return err
 		}
+		gm.Moves = append(gm.Moves, move)
 		for _, p := range players {
 			if err := p.played(seat, move); err != nil {
 				return err

@@ -143,3 +143,22 @@ func (m *Match) soloMarkdown(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, " %s | %s | %d |\n", ms(avg), ms(m.A.MaxThink), m.A.Moves)
 }
+
+// Records writes each game's moves, one game a line, with its seats and
+// result.
+func (m *Match) Records(w io.Writer) error {
+	var b strings.Builder
+	for _, g := range m.Games {
+		seats := fmt.Sprintf("%s first", m.Config.A)
+		if g.ASeat == 1 {
+			seats = fmt.Sprintf("%s first", m.Config.B)
+		}
+		fmt.Fprintf(&b, "game %d (%s): winner seat %d, %s, scores %v", g.Index, seats, g.Winner, g.Reason, g.Scores)
+		if g.Referee != "" {
+			fmt.Fprintf(&b, ", GNU Go counts %s", g.Referee)
+		}
+		fmt.Fprintf(&b, ": %s\n", strings.Join(g.Moves, " "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
