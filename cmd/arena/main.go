@@ -16,6 +16,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
@@ -50,6 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Parallel, "parallel", 1, "games played at the same time")
 	fs.StringVar(&cfg.GnuGoPath, "gnugo-path", arena.DefaultGnuGoPath, "GNU Go executable")
 	fs.IntVar(&cfg.GnuGoLevel, "gnugo-level", 10, "GNU Go --level (0-10)")
+	progress := fs.Bool("progress", false, "print a line per finished game on stderr")
 	records := fs.Bool("records", false, "print every game's moves after the table")
 	torneio := fs.Bool("torneio", false, "round robin of every level of -game (the seed's queens torneio)")
 	if err := fs.Parse(args); err != nil {
@@ -57,6 +60,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *progress {
+		var mu sync.Mutex
+		cfg.Progress = func(g arena.Game) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(stderr, "game %d: A seat %d, winner seat %d, %s, scores %v, GNU Go %q, %d plies: %s\n",
+				g.Index, g.ASeat, g.Winner, g.Reason, g.Scores, g.Referee, g.Plies, strings.Join(g.Moves, " "))
+		}
 	}
 	cat := games.Catalog()
 	if *torneio {

@@ -52,6 +52,9 @@ type Config struct {
 	// Parallel is the number of games played at the same time (default 1,
 	// so that times per move are those of one core).
 	Parallel int
+	// Progress, when set, receives each game as it ends (from the goroutine
+	// that played it), e.g. to print a line per game during long matches.
+	Progress func(Game)
 	// GnuGoPath and GnuGoLevel configure GNU Go (level 1..10).
 	GnuGoPath  string
 	GnuGoLevel int
@@ -216,6 +219,9 @@ func Run(ctx context.Context, cat *engine.Catalog, cfg Config) (*Match, error) {
 			defer wg.Done()
 			for i := range next {
 				games[i], errs[i] = playOne(ctx, g, cfg, v, i)
+				if errs[i] == nil && cfg.Progress != nil {
+					cfg.Progress(games[i])
+				}
 			}
 		}()
 	}

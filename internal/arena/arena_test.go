@@ -128,7 +128,9 @@ func TestMatchGoAgainstGnuGo(t *testing.T) {
 }
 
 func TestMatchOrbito(t *testing.T) {
-	cfg := Config{Game: "orbito", Variant: "4", A: "normal", B: "facil", Games: 2, Seed: 1, Openings: 2}
+	var progress []int
+	cfg := Config{Game: "orbito", Variant: "4", A: "normal", B: "facil", Games: 2, Seed: 1, Openings: 2,
+		Progress: func(g Game) { progress = append(progress, g.Index) }}
 	m, err := Run(context.Background(), games.Catalog(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +142,22 @@ func TestMatchOrbito(t *testing.T) {
 	checkMatchTable(t, out.String(), 2)
 	if m.Games[0].ASeat == m.Games[1].ASeat {
 		t.Fatal("A kept its seat")
+	}
+	if len(progress) != 2 {
+		t.Fatalf("progress saw games %v, want 2", progress)
+	}
+	var rec bytes.Buffer
+	if err := m.Records(&rec); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(rec.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("records:\n%s\nwant one line per game", rec.String())
+	}
+	for i, g := range m.Games {
+		if len(g.Moves) != g.Plies || !strings.HasSuffix(lines[i], strings.Join(g.Moves, " ")) {
+			t.Fatalf("game %d: %d moves for %d plies, record %q", i, len(g.Moves), g.Plies, lines[i])
+		}
 	}
 }
 
