@@ -82,10 +82,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("-a LEVEL is required (and -b LEVEL for two-seat games)")
 	}
 	m, err := arena.Run(ctx, cat, cfg)
-	if err != nil {
+	if m == nil {
 		return err
 	}
-	if err := m.Markdown(stdout); err != nil {
+	// An interrupted match (Ctrl-C) still prints the finished games.
+	if merr := m.Markdown(stdout); merr != nil {
+		return merr
+	}
+	if err != nil {
 		return err
 	}
 	if *records {

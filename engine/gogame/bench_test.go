@@ -69,9 +69,12 @@ func BenchmarkRandomGame(b *testing.B) {
 func BenchmarkMCTS9x9(b *testing.B) {
 	s := mustNew(b, "9", "")
 	bot := mctsBot(mctsLevel{playouts: 10000, threads: 1})
-	for i := 0; b.Loop(); i++ {
+	i := 0
+	for b.Loop() {
 		if _, err := bot(s.Clone(), 0, rand.New(rand.NewPCG(uint64(i), 3)), time.Time{}); err != nil {
 			b.Fatal(err)
 		}
+		i++
 	}
+	b.ReportMetric(float64(10000*i)/b.Elapsed().Seconds(), "playouts/s")
 }

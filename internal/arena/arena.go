@@ -107,6 +107,8 @@ type Match struct {
 	A, B    Side
 	Games   []Game
 	Elapsed time.Duration
+	// Interrupted is set when the match was stopped before all its games.
+	Interrupted bool
 }
 
 // player gives moves for one seat of a game.
@@ -198,7 +200,9 @@ func (c *Config) check(cat *engine.Catalog) (engine.Game, engine.Variant, error)
 	return g, v, nil
 }
 
-// Run plays the match described by cfg with the games of cat.
+// Run plays the match described by cfg with the games of cat. When ctx is
+// cancelled it stops after the games in progress and returns the match of
+// the finished games (Interrupted set) with an error.
 func Run(ctx context.Context, cat *engine.Catalog, cfg Config) (*Match, error) {
 	g, v, err := cfg.check(cat)
 	if err != nil {
@@ -235,14 +239,22 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	m.Elapsed = time.Since(start)
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		// Interrupted: the games that finished still make a table.
+		for i, gm := range games {
+			if errs[i] == nil && gm.Plies > 0 {
+				m.Games = append(m.Games, gm)
+				m.add(gm)
+			}
+		}
+		m.Interrupted = true
+		return m, fmt.Errorf("arena: interrupted after %d of %d games: %w", len(m.Games), cfg.Games, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	m.Games = games
-	m.Elapsed = time.Since(start)
 	for _, gm := range games {
 		m.add(gm)
 	}

@@ -71,15 +71,15 @@ func atoi(t *testing.T, s string) int {
 }
 
 // checkMatchTable checks a two-seat table: two rows whose wins, losses and
-// draws add up to the games, A's wins are B's losses, and the split by
-// seat adds up to the totals.
+// draws add up to the games, A's wins are B's losses, the split by seat
+// adds up to the totals, and A was first player in the even games.
 func checkMatchTable(t *testing.T, out string, games int) {
 	t.Helper()
 	rows := tableRows(t, out)
 	if len(rows) != 2 {
 		t.Fatalf("%d rows, want 2:\n%s", len(rows), out)
 	}
-	var w, l, d [2]int
+	var w, l, d, first [2]int
 	for i, r := range rows {
 		g := atoi(t, r[2])
 		w[i], l[i], d[i] = atoi(t, r[3]), atoi(t, r[4]), atoi(t, r[5])
@@ -93,9 +93,13 @@ func checkMatchTable(t *testing.T, out string, games int) {
 		if _, err := fmt.Sscanf(r[8], "%d-%d-%d", &sw, &sl, &sd); err != nil {
 			t.Fatalf("as second %q: %v", r[8], err)
 		}
-		if fw+sw != w[i] || fl+sl != l[i] || fd+sd != d[i] || fw+fl+fd != games/2 {
+		if fw+sw != w[i] || fl+sl != l[i] || fd+sd != d[i] {
 			t.Fatalf("row %v: seat split does not add up", r)
 		}
+		first[i] = fw + fl + fd
+	}
+	if first[0]+first[1] != games || first[0]-first[1] > 1 || first[1] > first[0] {
+		t.Fatalf("games as first player: A %d, B %d of %d; A is first in even games", first[0], first[1], games)
 	}
 	if w[0] != l[1] || l[0] != w[1] || d[0] != d[1] {
 		t.Fatalf("A %d-%d-%d and B %d-%d-%d do not mirror", w[0], l[0], d[0], w[1], l[1], d[1])
@@ -256,5 +260,29 @@ func TestBadConfig(t *testing.T) {
 		if _, err := Run(context.Background(), games.Catalog(), cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)
 		}
+	}
+}
+
+// TestInterruptedMatchKeepsFinishedGames cancels a match after its first
+// game: Run returns an error and the table of the finished games.
+func TestInterruptedMatchKeepsFinishedGames(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := Config{Game: "go", Variant: "9", A: "basico", B: "basico", Games: 6, Seed: 1,
+		Progress: func(Game) { cancel() }}
+	m, err := Run(ctx, games.Catalog(), cfg)
+	if err == nil || m == nil || !m.Interrupted {
+		t.Fatalf("Run = %v, %v; want an interrupted match and an error", m, err)
+	}
+	if len(m.Games) != 1 {
+		t.Fatalf("%d finished games, want the first one only", len(m.Games))
+	}
+	var out bytes.Buffer
+	if err := m.Markdown(&out); err != nil {
+		t.Fatal(err)
+	}
+	checkMatchTable(t, out.String(), 1)
+	if !strings.Contains(out.String(), "Interrupted: 1 of the 6 games") {
+		t.Fatalf("no interruption note in\n%s", out.String())
 	}
 }

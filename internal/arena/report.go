@@ -55,6 +55,9 @@ func (m *Match) Markdown(w io.Writer) error {
 		m.footnotes(&b)
 	}
 	fmt.Fprintf(&b, "\nTotal time %s.\n", m.Elapsed.Round(time.Millisecond))
+	if m.Interrupted {
+		fmt.Fprintf(&b, "Interrupted: %d of the %d games asked were played.\n", len(m.Games), c.Games)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
