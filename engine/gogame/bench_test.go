@@ -3,6 +3,7 @@ package gogame
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // midgame returns a 9x9 game after 40 random legal moves.
@@ -61,4 +62,19 @@ func BenchmarkRandomGame(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkMCTS9x9 is one move of the MCTS bot from the empty 9x9 board
+// with 10,000 playouts on one thread; playouts/s = 10,000 / (s/op).
+func BenchmarkMCTS9x9(b *testing.B) {
+	s := mustNew(b, "9", "")
+	bot := mctsBot(mctsLevel{playouts: 10000, threads: 1})
+	i := 0
+	for b.Loop() {
+		if _, err := bot(s.Clone(), 0, rand.New(rand.NewPCG(uint64(i), 3)), time.Time{}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(10000*i)/b.Elapsed().Seconds(), "playouts/s")
 }

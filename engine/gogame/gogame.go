@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
 )
@@ -111,7 +112,32 @@ var levels = []level{
 		deterministic: false,
 		bot:           basicBot,
 	},
+	{
+		id: "facil",
+		description: "Monte Carlo tree search (UCT with RAVE and prior knowledge, playouts that capture, escape atari " +
+			"and keep their eyes) with 1,000 playouts a move: a beginner's opponent that answers at once.",
+		bot: mctsBot(levelFacil),
+	},
+	{
+		id: "normal",
+		description: "The same Monte Carlo tree search with 10,000 playouts a move (at most half a second): " +
+			"a club beginner's opponent.",
+		bot: mctsBot(levelNormal),
+	},
+	{
+		id: "forte",
+		description: "The same Monte Carlo tree search for one second a move on every core the server gives it " +
+			"(one tree per core, merged at the root): the strongest level; on 9x9 it is measured against GNU Go in docs/bots/go.md.",
+		bot: mctsBot(levelForte),
+	},
 }
+
+// The MCTS levels' budgets (docs/bots/go.md).
+var (
+	levelFacil  = mctsLevel{playouts: 1000, maxTime: 500 * time.Millisecond, threads: 1}
+	levelNormal = mctsLevel{playouts: 10000, maxTime: 500 * time.Millisecond, threads: 1}
+	levelForte  = mctsLevel{playouts: 1 << 22, maxTime: time.Second}
+)
 
 // Bot returns the bot of the given level.
 func (game) Bot(id string) (engine.Bot, bool) {
