@@ -103,3 +103,54 @@ func BenchmarkGuloso(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkForte is one decision of level forte on the position of
+// BenchmarkGuloso, with the service's deadline far away.
+func BenchmarkForte(b *testing.B) {
+	s := midGame(b)
+	bot := forteBot(b)
+	for b.Loop() {
+		if _, err := bot(s, 0, nil, time.Now().Add(2*time.Second)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkForteGame plays b.N whole solo games of level forte (seeds 0,
+// 1, ...; run it with -benchtime 20x for 20 games) and reports the mean
+// score, the share of games reaching 8192 and 16384, and the mean
+// milliseconds a move (the bot's own time, the engine's excluded).
+func BenchmarkForteGame(b *testing.B) {
+	bot := forteBot(b)
+	var games, score, reach8192, reach16384, moves int
+	var thinking time.Duration
+	for b.Loop() {
+		s := newState(b, VariantSolo, "", uint64(games))
+		for !s.Outcome().Over {
+			start := time.Now()
+			m, err := bot(s.Clone(), 0, nil, start.Add(2*time.Second))
+			thinking += time.Since(start)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := s.Apply(0, m); err != nil {
+				b.Fatal(err)
+			}
+			moves++
+		}
+		g := s.boards[0].grid
+		score += g.score
+		if g.maxTileValue() >= 8192 {
+			reach8192++
+		}
+		if g.maxTileValue() >= 16384 {
+			reach16384++
+		}
+		games++
+	}
+	b.ReportMetric(float64(score)/float64(games), "score/game")
+	b.ReportMetric(float64(reach8192)/float64(games), "reach8192")
+	b.ReportMetric(float64(reach16384)/float64(games), "reach16384")
+	b.ReportMetric(float64(thinking.Microseconds())/1000/float64(moves), "ms/move")
+	b.ReportMetric(float64(moves)/float64(games), "moves/game")
+}
