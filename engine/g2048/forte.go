@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"sync"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
@@ -25,7 +24,6 @@ const (
 type searchConfig struct {
 	// maxDepth is the deepest iteration: the number of the bot's own moves
 	// looked at, the first one included (1 is greedy on the heuristic).
-	// At most maxCacheDepth.
 	maxDepth int
 	// nodeBudget bounds the chance nodes one decision visits over all its
 	// iterations: an iteration starts only when its predicted size fits in
@@ -44,28 +42,26 @@ type searchConfig struct {
 // docs/bots/2048.md for the measurements behind it).
 var forteConfig = searchConfig{maxDepth: 8, nodeBudget: 400000, probCutoff: 1e-4}
 
-// The transposition cache: a direct-mapped table of cacheSize entries, one
-// per decision (entries of earlier decisions are told apart by the
-// generation in their tag and never read).
+// The transposition cache: a direct-mapped table of cacheSize entries
+// (1 MB), allocated for each decision and dropped after it.
 const (
-	cacheBits     = 16
-	cacheSize     = 1 << cacheBits
-	maxCacheDepth = 15 // the depth lives in the tag's low 4 bits
+	cacheBits = 16
+	cacheSize = 1 << cacheBits
 )
 
+// cacheEntry is the value of a chance node searched depth moves deep. An
+// unused entry holds board 0, which no chance node has (a move leaves at
+// least one tile).
 type cacheEntry struct {
 	board Bitboard
 	value float32
-	tag   uint32 // generation<<4 | depth left
+	depth int32
 }
 
-// searcher is the scratch state of one decision. Searchers are pooled so
-// that the 1 MB cache is not reallocated for every move; each decision
-// starts a new generation, so nothing of an earlier decision is ever read,
-// and a searcher is used by one goroutine at a time.
+// searcher is the state of one decision, owned by the goroutine that
+// decides: the cache, the counters and the limits.
 type searcher struct {
 	cache    []cacheEntry
-	gen      uint32
 	cfg      searchConfig
 	nodes    int
 	inner    int // chance nodes searched below (not leaves): the clock is read every 1024
@@ -74,24 +70,9 @@ type searcher struct {
 	aborted  bool
 }
 
-var searchers = sync.Pool{New: func() any {
-	return &searcher{cache: make([]cacheEntry, cacheSize)}
-}}
-
-// begin starts a decision on s: a new cache generation and zero counters.
-func (s *searcher) begin(cfg searchConfig, deadline time.Time) {
-	s.gen++
-	if s.gen >= 1<<28 {
-		// The tag keeps 28 bits of generation: start over on a clean table.
-		clear(s.cache)
-		s.gen = 1
-	}
-	s.cfg = cfg
-	s.nodes = 0
-	s.inner = 0
-	s.limit = 0
-	s.deadline = deadline
-	s.aborted = false
+// newSearcher starts a decision with an empty cache.
+func newSearcher(cfg searchConfig, deadline time.Time) *searcher {
+	return &searcher{cache: make([]cacheEntry, cacheSize), cfg: cfg, deadline: deadline}
 }
 
 // forte is the bot of level "forte": an expectimax search on Bitboards
@@ -147,16 +128,14 @@ func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, s
 			}
 		}
 	}
-	s := searchers.Get().(*searcher)
-	defer searchers.Put(s)
-	s.begin(cfg, deadline)
+	s := newSearcher(cfg, deadline)
 	start := time.Now()
 	if deadline.IsZero() {
 		start = time.Time{}
 	}
 	best = North
 	prevNodes, lastNodes := 0, 0
-	for depth := 1; depth <= min(cfg.maxDepth, maxCacheDepth); depth++ {
+	for depth := 1; depth <= cfg.maxDepth; depth++ {
 		if depth > 1 && cfg.nodeBudget > 0 {
 			growth := 4
 			if prevNodes > 0 {
@@ -246,7 +225,7 @@ func (s *searcher) chanceNode(b Bitboard, depth int, prob float64) float64 {
 		return 0
 	}
 	slot := &s.cache[uint64(b)*0x9E3779B97F4A7C15>>(64-cacheBits)]
-	if slot.board == b && slot.tag>>4 == s.gen && int(slot.tag&15) >= depth {
+	if slot.board == b && int(slot.depth) >= depth {
 		return float64(slot.value)
 	}
 	empty := countEmpty(b)
@@ -261,7 +240,7 @@ func (s *searcher) chanceNode(b Bitboard, depth int, prob float64) float64 {
 	}
 	value := sum / float64(empty)
 	if !s.aborted {
-		*slot = cacheEntry{board: b, value: float32(value), tag: s.gen<<4 | uint32(depth)}
+		*slot = cacheEntry{board: b, value: float32(value), depth: int32(depth)}
 	}
 	return value
 }

@@ -181,8 +181,7 @@ func TestChanceNodeFollowsItsDefinition(t *testing.T) {
 				if depth == 2 && len(g.empties()) > 6 {
 					continue // keep the plain recursion quick
 				}
-				sr := &searcher{cache: make([]cacheEntry, cacheSize)}
-				sr.begin(searchConfig{maxDepth: depth + 1}, time.Time{})
+				sr := newSearcher(searchConfig{maxDepth: depth + 1}, time.Time{})
 				for i, d := range directions {
 					after := g
 					if !after.reduce(d) {
