@@ -40,7 +40,7 @@ type searchConfig struct {
 
 // forteConfig is the tuned configuration of level forte (see
 // docs/bots/2048.md for the measurements behind it).
-var forteConfig = searchConfig{maxDepth: 8, nodeBudget: 400000, probCutoff: 1e-4}
+var forteConfig = searchConfig{maxDepth: 8, nodeBudget: 1500000, probCutoff: 1e-4}
 
 // The transposition cache: a direct-mapped table of cacheSize entries
 // (1 MB), allocated for each decision and dropped after it.
@@ -106,10 +106,10 @@ type searchStats struct {
 // decide returns the best direction for b by iterative deepening: depth 1,
 // 2, ... up to cfg.maxDepth, each a full expectimax from the root (see
 // chanceNode), while the budget and the deadline allow. On exact ties the
-// first direction in the order N, S, E, W wins. ok is false when no move
-// changes b. The clock is read only when deadline is not zero, and only
-// matters when the deadline is closer than the search: otherwise the
-// answer depends on b and cfg alone.
+// first direction in the order N, S, E, W wins; with a single move that
+// changes b it plays it without a search, with none it returns North. The
+// clock matters only when deadline is not zero and closer than the search
+// would end: otherwise the answer depends on b and cfg alone.
 func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, stats searchStats) {
 	next := movesOf(b)
 	legal := 0
@@ -130,9 +130,6 @@ func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, s
 	}
 	s := newSearcher(cfg, deadline)
 	start := time.Now()
-	if deadline.IsZero() {
-		start = time.Time{}
-	}
 	best = North
 	prevNodes, lastNodes := 0, 0
 	for depth := 1; depth <= cfg.maxDepth; depth++ {
@@ -249,6 +246,9 @@ func (s *searcher) chanceNode(b Bitboard, depth int, prob float64) float64 {
 // the best chanceNode over the moves that change b, with one move less to
 // look at; 0 (below any Evaluate) when no move changes b, the game lost.
 func (s *searcher) maxNode(b Bitboard, depth int, prob float64) float64 {
+	if depth == 1 || prob < s.cfg.probCutoff {
+		return s.leafMaxNode(b)
+	}
 	var best float64
 	for _, n := range movesOf(b) {
 		if n != b {
@@ -256,6 +256,45 @@ func (s *searcher) maxNode(b Bitboard, depth int, prob float64) float64 {
 		}
 	}
 	return best
+}
+
+// leafMaxNode is maxNode when every move leads to a leaf: the best
+// Evaluate after a move (0 when none). It is the bulk of the search, so it
+// shares the work of the four moves and their evaluations: one transpose
+// for N and S before the move, one for each result after it, where
+// movesOf then Evaluate would take seven. Each move counts as a node, as
+// the chanceNode it stands for would.
+func (s *searcher) leafMaxNode(b Bitboard) float64 {
+	if s.aborted {
+		return 0
+	}
+	t := b.Transpose()
+	best, moved := 0.0, 0
+	for _, m := range [4]struct {
+		from Bitboard
+		rows *[1 << 16]uint16
+	}{{t, &tables.left}, {t, &tables.right}, {b, &tables.right}, {b, &tables.left}} {
+		n := slideRows(m.from, m.rows)
+		if n == m.from {
+			continue
+		}
+		moved++
+		// n is the result or its transpose: Evaluate sums both.
+		best = max(best, float64(rowsHeuristic(n)+rowsHeuristic(n.Transpose())))
+	}
+	s.nodes += moved
+	if s.limit > 0 && s.nodes > s.limit {
+		s.nodes = s.limit + 1
+		s.aborted = true
+		return 0
+	}
+	return best
+}
+
+// rowsHeuristic sums the heuristic table over the four rows of b.
+func rowsHeuristic(b Bitboard) int64 {
+	h := &tables.heuristic
+	return int64(h[uint16(b)]) + int64(h[uint16(b>>16)]) + int64(h[uint16(b>>32)]) + int64(h[uint16(b>>48)])
 }
 
 // countEmpty counts the empty cells of b.

@@ -220,7 +220,7 @@ func TestForteAlwaysLegal(t *testing.T) {
 				if len(legal) == 0 {
 					continue
 				}
-				if ply%10 == 0 {
+				if ply%20 == 0 {
 					m, err := bot(s.Clone(), seat, nil, time.Time{})
 					if err != nil {
 						t.Fatalf("%s ply %d seat %d: %v", variant, ply, seat, err)
