@@ -103,3 +103,15 @@ func BenchmarkGuloso(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkForte is one decision of level forte on the position of
+// BenchmarkGuloso, with the service's deadline far away.
+func BenchmarkForte(b *testing.B) {
+	s := midGame(b)
+	bot := forteBot(b)
+	for b.Loop() {
+		if _, err := bot(s, 0, nil, time.Now().Add(2*time.Second)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

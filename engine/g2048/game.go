@@ -77,6 +77,7 @@ var info = engine.Info{
 	},
 	Levels: []engine.Level{
 		{ID: LevelGuloso, Description: "expectimax over two moves and the tile between them, scoring empty cells, monotone rows and merges", Deterministic: true},
+		{ID: LevelForte, Description: "expectimax several moves deep on precomputed row tables, weighing every tile 2 (0.8) and 4 (0.2), about 10 ms a move", Deterministic: true},
 	},
 }
 
@@ -432,11 +433,13 @@ func (game) Restore(snapshot []byte) (engine.State, error) {
 	return s, nil
 }
 
-// Bot returns the bot of the given level: only LevelGuloso.
+// Bot returns the bot of the given level: LevelGuloso or LevelForte.
 func (game) Bot(level string) (engine.Bot, bool) {
 	switch level {
 	case LevelGuloso:
 		return guloso, true
+	case LevelForte:
+		return forte, true
 	}
 	return nil, false
 }

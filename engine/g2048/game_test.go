@@ -55,8 +55,10 @@ func TestInfo(t *testing.T) {
 			t.Errorf("variant %s: seats %d, names %v; want %d seats", v.ID, v.Seats, v.SeatNames, wantSeats[v.ID])
 		}
 	}
-	if !info.HasLevel(LevelGuloso) {
-		t.Errorf("levels %+v lack %q", info.Levels, LevelGuloso)
+	for _, id := range []string{LevelGuloso, LevelForte} {
+		if !info.HasLevel(id) {
+			t.Errorf("levels %+v lack %q", info.Levels, id)
+		}
 	}
 	for _, l := range info.Levels {
 		if _, ok := Game().Bot(l.ID); !ok {
