@@ -36,8 +36,8 @@ var levels = []level{
 	{
 		id: "forte",
 		description: "Ours: alpha-beta search with iterative deepening, a transposition table and move ordering, " +
-			"up to 4 million nodes or the deadline; positions are scored by the potential of every row, column and " +
-			"diagonal as they will stand after the next two rotations.",
+			"up to 4 million positions or the deadline; positions are scored by the potential of every row, column and " +
+			"diagonal as they will stand after each of the next 2n rotations (n orbits).",
 		deterministic: false,
 		choose:        chooseForte,
 	},

@@ -97,12 +97,14 @@ const (
 	scoreForced = scoreWin - 1000
 )
 
-// weights[c] is the worth of a line holding c stones of one colour and none
-// of the other; weights[k] is never used (a full line ends the game).
+// weights[c] = 3^c is the worth of a line holding c stones of one colour
+// and none of the other. (4^c drew more games against normal on 5 orbits:
+// docs/bots/orbito.md.)
 var weights = func() [11]int {
 	var w [11]int
-	for c := 1; c < len(w); c++ {
-		w[c] = 1 << (2 * c)
+	w[1] = 3
+	for c := 2; c < len(w); c++ {
+		w[c] = 3 * w[c-1]
 	}
 	return w
 }()
@@ -110,8 +112,11 @@ var weights = func() [11]int {
 // maxEvalPlies bounds searcher.evalPlies.
 const maxEvalPlies = 16
 
-// forteEvalPlies is forte's evalPlies.
-var forteEvalPlies = 6
+// evalPliesOf is forte's evalPlies on g: the lines of the next 2n plies.
+// Measured against normal (docs/bots/orbito.md), a longer horizon pays on
+// larger boards: on 5 orbits 6 plies drew a third of the games, 10 almost
+// none.
+func evalPliesOf(g *geometry) int { return 2 * g.orbits }
 
 // ttEntry is one transposition-table slot.
 type ttEntry struct {
@@ -181,7 +186,7 @@ func searchMove(s *state, maxNodes, maxDepth int, deadline time.Time) (sq, score
 	g := s.geo
 	se := &searcher{
 		g: g, ph: g.phases, maxNodes: maxNodes, deadline: deadline,
-		tt: make([]ttEntry, 1<<ttBits), rootColour: s.toMove, evalPlies: forteEvalPlies,
+		tt: make([]ttEntry, 1<<ttBits), rootColour: s.toMove, evalPlies: evalPliesOf(g),
 		moveBuf: make([][]scoredMove, len(g.phases.lines)),
 	}
 	var me, opp squares

@@ -130,7 +130,7 @@ func TestLeafEvalMatchesEvaluate(t *testing.T) {
 		cells := 4 * n * n
 		for range 30 {
 			s := openingPosition(n, rng, rng.IntN(cells-2))
-			for _, plies := range []int{1, 2, forteEvalPlies, maxEvalPlies} {
+			for _, plies := range []int{1, 2, evalPliesOf(s.geo), maxEvalPlies} {
 				se, me, opp := newSearcherFor(s, plies)
 				for m := range 3 {
 					if m+4+plies >= len(se.ph.lines) {
