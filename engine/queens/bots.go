@@ -102,10 +102,11 @@ const (
 
 // forte is our own player (Questão 11): it plays a winning move at once if
 // there is one; otherwise Monte Carlo tree search (UCT) with uniformly
-// random playouts to the end of the game, at most fortePlayouts playouts or
-// until the deadline, and the most visited move (the first in the game's
-// order on ties). Given the same rng and a deadline it does not reach, it
-// plays the same move.
+// random playouts to the end of the game and proved results (MCTS-Solver),
+// at most fortePlayouts playouts, until the deadline or until the root is
+// proved, and plays a move proved won, else the most visited move not
+// proved lost (the first in the game's order on ties). Given the same rng
+// and a deadline it does not reach, it plays the same move.
 func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (string, error) {
 	s, err := botState(es, seat)
 	if err != nil {
