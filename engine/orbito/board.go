@@ -80,6 +80,8 @@ type geometry struct {
 	// winLines are the lines long enough to hold k stones: every row and
 	// column and the two main diagonals.
 	winLines [][]int
+	// phases are the searching bot's tables (search.go).
+	phases *phases
 }
 
 // geometries[n] is the geometry of Orbito-n for n in minOrbits..maxOrbits.
@@ -140,6 +142,7 @@ func newGeometry(n int) *geometry {
 		g.winLines = append(g.winLines, g.lines[i*size][0], g.lines[i][1])
 	}
 	g.winLines = append(g.winLines, g.lines[0][2], g.lines[(size-1)*size][3])
+	g.phases = newPhases(g)
 	return g
 }
 

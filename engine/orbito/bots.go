@@ -33,6 +33,22 @@ var levels = []level{
 		deterministic: true,
 		choose:        chooseNormal,
 	},
+	{
+		id: "forte",
+		description: "Ours: alpha-beta search with iterative deepening, a transposition table and move ordering, " +
+			"up to 4 million positions or the deadline; positions are scored by the potential of every row, column and " +
+			"diagonal as they will stand after each of the next 2n rotations (n orbits).",
+		deterministic: false,
+		choose:        chooseForte,
+	},
+	{
+		id: "perfeito",
+		description: "Ours: on 2 orbits plays from the solved game (every position, worked out once in a few seconds): " +
+			"never loses a drawn or won position and wins every won one, taking an immediate win first. " +
+			"Larger boards are not solved: there it plays forte.",
+		deterministic: false,
+		choose:        choosePerfeito,
+	},
 }
 
 // chooseFacil is the seed's "estrategia facil": the first free square, in

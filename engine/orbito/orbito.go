@@ -6,7 +6,9 @@
 // Variants are the orbit counts "2".."5". Moves are squares in the seed's
 // notation ("d1": column letter, row 1 at the top). Seat 0 is black ('X') and
 // moves first, seat 1 is white ('O'). The bots facil and normal are the
-// seed's strategies with its tie-break: the first square in reading order.
+// seed's strategies with its tie-break: the first square in reading order;
+// forte searches (search.go) and perfeito plays Orbito-2 from its solution
+// (solve.go).
 package orbito
 
 import (
@@ -229,7 +231,7 @@ func (game) Restore(raw []byte) (engine.State, error) {
 	return newState(g, snap.Variant, cells, toMove), nil
 }
 
-// Bot returns the bot of a level: "facil" or "normal".
+// Bot returns the bot of a level: "facil", "normal", "forte" or "perfeito".
 func (game) Bot(id string) (engine.Bot, bool) {
 	for _, l := range levels {
 		if l.id == id {

@@ -114,14 +114,15 @@ func TestInfo(t *testing.T) {
 	var ids []string
 	for _, l := range info.Levels {
 		ids = append(ids, l.ID)
-		if !l.Deterministic || l.Description == "" {
-			t.Errorf("level %s: deterministic %v, description %q; want a deterministic, described seed bot", l.ID, l.Deterministic, l.Description)
+		seed := l.ID == "facil" || l.ID == "normal"
+		if l.Deterministic != seed || l.Description == "" {
+			t.Errorf("level %s: deterministic %v, description %q; want described, deterministic only for the seed's bots", l.ID, l.Deterministic, l.Description)
 		}
 		if _, ok := Game().Bot(l.ID); !ok {
 			t.Errorf("Bot(%q) missing", l.ID)
 		}
 	}
-	if want := []string{"facil", "normal"}; !slices.Equal(ids, want) {
+	if want := []string{"facil", "normal", "forte", "perfeito"}; !slices.Equal(ids, want) {
 		t.Errorf("levels = %v, want %v", ids, want)
 	}
 	if _, ok := Game().Bot("dificil"); ok {

@@ -89,10 +89,11 @@ func (s *state) newlyAttacked(m move) int {
 	return s.geo.attacks[m.piece][m.sq].countNew(&s.attacked)
 }
 
+// fortePlayouts bounds forte's search when the deadline allows more.
+var fortePlayouts = 30000
+
 // forte tuning.
 const (
-	// fortePlayouts bounds forte's search when the deadline allows more.
-	fortePlayouts = 3000
 	// forteExploration is the UCB1 exploration constant.
 	forteExploration = 1.2
 	// forteClockEvery is how many playouts forte runs between clock reads.
@@ -101,10 +102,11 @@ const (
 
 // forte is our own player (Questão 11): it plays a winning move at once if
 // there is one; otherwise Monte Carlo tree search (UCT) with uniformly
-// random playouts to the end of the game, at most fortePlayouts playouts or
-// until the deadline, and the most visited move (the first in the game's
-// order on ties). Given the same rng and a deadline it does not reach, it
-// plays the same move.
+// random playouts to the end of the game and proved results (MCTS-Solver),
+// at most fortePlayouts playouts, until the deadline or until the root is
+// proved, and plays a move proved won, else the most visited move not
+// proved lost (the first in the game's order on ties). Given the same rng
+// and a deadline it does not reach, it plays the same move.
 func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (string, error) {
 	s, err := botState(es, seat)
 	if err != nil {
@@ -124,27 +126,61 @@ func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (strin
 			return s.moveName(m), nil
 		}
 	}
-	root := &uctNode{untried: slices.Clone(ms), toMove: seat}
+	return s.moveName(forteSearch(s, ms, rng, deadline).choice(ms)), nil
+}
+
+// forteSearch runs forte's tree search from s, whose moves are ms, and
+// returns the root.
+func forteSearch(s *state, ms []move, rng *rand.Rand, deadline time.Time) *uctNode {
+	root := &uctNode{untried: slices.Clone(ms), toMove: s.toMove}
 	for i := range fortePlayouts {
 		// The only clock read of the package: the Bot contract asks a
 		// searching bot to stop at the deadline.
 		if i%forteClockEvery == forteClockEvery-1 && !deadline.IsZero() && time.Now().After(deadline) {
 			break
 		}
+		if root.proven != 0 {
+			break // the game is solved from here: more playouts change nothing
+		}
 		root.iterate(s.clone(), rng)
 	}
-	visits := make(map[move]float64, len(root.children))
-	for _, c := range root.children {
-		visits[c.move] = c.visits
+	return root
+}
+
+// choice is the root's move: a child proved won if there is one, else the
+// most visited child not proved lost (the first in ms's order on ties),
+// else the most visited.
+func (n *uctNode) choice(ms []move) move {
+	byMove := make(map[move]*uctNode, len(n.children))
+	for _, c := range n.children {
+		if c.proven == provenWin {
+			return c.move
+		}
+		byMove[c.move] = c
+	}
+	rank := func(m move) (bool, float64) {
+		c := byMove[m]
+		if c == nil {
+			return true, 0
+		}
+		return c.proven != provenLoss, c.visits
 	}
 	best := ms[0]
+	bestOpen, bestVisits := rank(best)
 	for _, m := range ms[1:] {
-		if visits[m] > visits[best] {
-			best = m
+		open, visits := rank(m)
+		if open && !bestOpen || open == bestOpen && visits > bestVisits {
+			best, bestOpen, bestVisits = m, open, visits
 		}
 	}
-	return s.moveName(best), nil
+	return best
 }
+
+// Proved results of a node, for the seat that made its move.
+const (
+	provenLoss int8 = -1
+	provenWin  int8 = 1
+)
 
 // uctNode is a node of forte's search tree: the position after move.
 type uctNode struct {
@@ -155,6 +191,12 @@ type uctNode struct {
 	visits   float64
 	// wins counts the playouts won by the seat that made move.
 	wins float64
+	// proven is the result for the seat that made move once the search has
+	// proved it (MCTS-Solver): provenWin, provenLoss or 0 while unknown. A
+	// finished game is proved; a node is proved lost for its mover when
+	// one of its children is won for theirs, and won when every move from
+	// it is tried and proved lost.
+	proven int8
 }
 
 // iterate runs one playout from the node, whose position is s (which it
@@ -162,6 +204,11 @@ type uctNode struct {
 func (n *uctNode) iterate(s *state, rng *rand.Rand) int {
 	var winner int
 	switch {
+	case n.proven != 0:
+		winner = 1 - n.toMove // the node's mover
+		if n.proven == provenLoss {
+			winner = n.toMove
+		}
 	case s.outcome.Over:
 		winner = s.outcome.Winner
 	case len(n.untried) > 0:
@@ -170,19 +217,46 @@ func (n *uctNode) iterate(s *state, rng *rand.Rand) int {
 		n.untried = append(n.untried[:i], n.untried[i+1:]...)
 		s.play(s.toMove, m)
 		child := &uctNode{move: m, toMove: s.toMove}
-		if !s.outcome.Over {
+		if s.outcome.Over {
+			child.proven = provenLoss
+			if s.outcome.Winner == 1-child.toMove {
+				child.proven = provenWin
+			}
+		} else {
 			child.untried = s.moves(s.toMove)
 		}
 		n.children = append(n.children, child)
 		winner = playout(s, rng)
 		child.record(winner, 1-child.toMove)
+		n.update(child)
 	default:
 		child := n.bestChild()
 		s.play(s.toMove, child.move)
 		winner = child.iterate(s, rng)
+		n.update(child)
 	}
 	n.record(winner, 1-n.toMove)
 	return winner
+}
+
+// update proves n from its children after child changed.
+func (n *uctNode) update(child *uctNode) {
+	if n.proven != 0 {
+		return
+	}
+	if child.proven == provenWin {
+		n.proven = provenLoss
+		return
+	}
+	if len(n.untried) > 0 {
+		return
+	}
+	for _, c := range n.children {
+		if c.proven != provenLoss {
+			return
+		}
+	}
+	n.proven = provenWin
 }
 
 func (n *uctNode) record(winner, mover int) {
@@ -192,16 +266,26 @@ func (n *uctNode) record(winner, mover int) {
 	}
 }
 
-// bestChild returns the child with the highest UCB1 value, the first on ties.
+// bestChild returns the child with the highest UCB1 value, the first on
+// ties, leaving out children proved lost for their mover unless all are.
 func (n *uctNode) bestChild() *uctNode {
 	var best *uctNode
 	bestValue := -1.0
 	logN := math.Log(n.visits)
 	for _, c := range n.children {
+		if c.proven == provenWin {
+			return c
+		}
+		if c.proven == provenLoss {
+			continue
+		}
 		v := c.wins/c.visits + forteExploration*math.Sqrt(logN/c.visits)
 		if v > bestValue {
 			best, bestValue = c, v
 		}
+	}
+	if best == nil {
+		return n.children[0]
 	}
 	return best
 }

@@ -94,7 +94,7 @@ func (game) Info() engine.Info {
 			{ID: LevelApressado, Description: "Places the first valid move: pieces in hand order, squares from row 0 upwards, each row from column 0.", Deterministic: true},
 			{ID: LevelRoleta, Description: "Places a valid move chosen uniformly at random.", Deterministic: false},
 			{ID: LevelGulosa, Description: "Greedy: attacks the most squares not yet attacked; the first such move on ties.", Deterministic: true},
-			{ID: LevelForte, Description: "Ours: takes an immediate win, else Monte Carlo tree search (UCT) with random playouts to the end, up to 3000 playouts or the deadline; plays the most visited move.", Deterministic: false},
+			{ID: LevelForte, Description: "Ours: takes an immediate win, else Monte Carlo tree search (UCT) with random playouts to the end and proved results (MCTS-Solver), up to 30000 playouts or the deadline; plays a proved win, else the most visited move not proved lost.", Deterministic: false},
 		},
 	}
 	for _, v := range variants {

@@ -1,0 +1,280 @@
+package orbito
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// minimaxValue is the exact value of s for its side to move, +1 a win, 0 a
+// draw, -1 a loss, by plain minimax over the engine's own rules (play and
+// judge): the reference the search and the solved table are checked
+// against. Use it only near the end of a game.
+func minimaxValue(s *state) int {
+	if s.outcome.Over {
+		panic("minimaxValue on a finished game")
+	}
+	me := s.toMove.seat()
+	best := -1
+	for sq, c := range s.cells {
+		if c != empty {
+			continue
+		}
+		child := s.Clone().(*state)
+		child.play(sq)
+		var v int
+		switch {
+		case !child.outcome.Over:
+			v = -minimaxValue(child)
+		case child.outcome.Winner == me:
+			v = 1
+		case child.outcome.Winner == -1:
+			v = 0
+		default:
+			v = -1
+		}
+		best = max(best, v)
+		if best == 1 {
+			break
+		}
+	}
+	return best
+}
+
+// endgames returns count positions of Orbito-n that are not over and have
+// at most free free squares, from random games.
+func endgames(n, free, count int, seed uint64) []*state {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	cells := 4 * n * n
+	var out []*state
+	for len(out) < count {
+		s := randomPosition(n, rng, cells-free-rng.IntN(3))
+		if !s.outcome.Over {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// newSearcher is a searcher for s as searchMove builds it, for tests that
+// look inside the search.
+func newSearcherFor(s *state, evalPlies int) (*searcher, squares, squares) {
+	g := s.geo
+	se := &searcher{g: g, ph: g.phases, maxNodes: 1 << 30, tt: make([]ttEntry, 1<<ttBits),
+		rootColour: s.toMove, evalPlies: evalPlies, moveBuf: make([][]scoredMove, len(g.phases.lines))}
+	var me, opp squares
+	for i, c := range s.cells {
+		switch c {
+		case s.toMove:
+			me = me.with(i)
+		case s.toMove.opponent():
+			opp = opp.with(i)
+		}
+	}
+	return se, me, opp
+}
+
+// TestSearchFrameMatchesRules: the search never rotates a board but rotates
+// the lines instead (phases). Searched to the end of the game, its verdict
+// must be the one plain minimax over the engine's rules gives, on endgames
+// of every size, and the move it picks must reach that result.
+func TestSearchFrameMatchesRules(t *testing.T) {
+	for n, free := range map[int]int{2: 8, 3: 6, 4: 5, 5: 5} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			results := map[int]int{}
+			for i, s := range endgames(n, free, 60, 1) {
+				want := minimaxValue(s)
+				sq, score, _ := searchMove(s, 1<<30, forteMaxDepth, time.Time{})
+				got := 0
+				switch {
+				case score >= scoreForced:
+					got = 1
+				case score <= -scoreForced:
+					got = -1
+				case score != 0:
+					t.Fatalf("position %d: searched to the end, score %d is neither forced nor a draw", i, score)
+				}
+				if got != want {
+					t.Fatalf("position %d (%v, %s to move): search says %d, minimax %d", i, s.cells.rows(s.geo), s.toMove.name(), got, want)
+				}
+				child := s.Clone().(*state)
+				child.play(sq)
+				after := 0
+				switch {
+				case !child.outcome.Over:
+					after = -minimaxValue(child)
+				case child.outcome.Winner == s.toMove.seat():
+					after = 1
+				case child.outcome.Winner != -1:
+					after = -1
+				}
+				if after != want {
+					t.Fatalf("position %d: search played %s worth %d, the position is worth %d", i, s.geo.names[sq], after, want)
+				}
+				results[want]++
+			}
+			if results[1] == 0 || results[0]+results[-1] == 0 {
+				t.Errorf("endgames tried: %v; want both won and not won positions", results)
+			}
+		})
+	}
+}
+
+// TestLeafEvalMatchesEvaluate: the incremental leaf evaluation of every
+// child equals the static evaluation of the child position.
+func TestLeafEvalMatchesEvaluate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for n := minOrbits; n <= maxOrbits; n++ {
+		cells := 4 * n * n
+		for range 30 {
+			s := openingPosition(n, rng, rng.IntN(cells-2))
+			for _, plies := range []int{1, 2, evalPliesOf(s.geo), maxEvalPlies} {
+				se, me, opp := newSearcherFor(s, plies)
+				for m := range 3 {
+					if m+4+plies >= len(se.ph.lines) {
+						break
+					}
+					le := se.newLeafEval(me, opp, m)
+					for c := range cells {
+						if me.or(opp).has(c) {
+							continue
+						}
+						next := me.with(c)
+						if se.hasLine(next, m+1) || se.hasLine(opp, m+1) {
+							continue // the search never evaluates a finished game
+						}
+						if got, want := le.child(c), se.evaluate(opp, next, m+1); got != want {
+							t.Fatalf("n=%d plies=%d m=%d square %d: leaf %d, evaluate %d", n, plies, m, c, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestForteTakesWinsAndBlocks: forte completes a line when it can, and
+// otherwise does not let the opponent complete one when it can prevent it.
+func TestForteTakesWinsAndBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	wins, blocks := 0, 0
+	for n := minOrbits; n <= maxOrbits; n++ {
+		cells := 4 * n * n
+		for range 100 {
+			s := openingPosition(n, rng, cells/2+rng.IntN(cells/2-1))
+			var winning []int
+			for _, sq := range s.geo.reading {
+				if s.cells[sq] != empty {
+					continue
+				}
+				c := s.Clone().(*state)
+				c.play(sq)
+				if c.outcome.Over && c.outcome.Winner == s.toMove.seat() {
+					winning = append(winning, sq)
+				}
+			}
+			sq, _, _ := searchMove(s, 5_000, forteMaxDepth, time.Time{})
+			if len(winning) > 0 {
+				wins++
+				if !slices.Contains(winning, sq) {
+					t.Fatalf("n=%d %v %s to move: forte played %s, not a win among %v", n, s.cells.rows(s.geo), s.toMove.name(), s.geo.names[sq], winning)
+				}
+				continue
+			}
+			// Otherwise, when the opponent could win at once after some moves
+			// and not after others, forte's move must be one of the others.
+			var safe []int
+			exposed := false
+			for _, x := range s.geo.reading {
+				if s.cells[x] != empty {
+					continue
+				}
+				c := s.Clone().(*state)
+				c.play(x)
+				if c.outcome.Over || !opponentWinsAtOnce(c) {
+					safe = append(safe, x)
+				} else {
+					exposed = true
+				}
+			}
+			if exposed && len(safe) > 0 {
+				blocks++
+				if !slices.Contains(safe, sq) {
+					t.Fatalf("n=%d %v %s to move: forte played %s, letting the opponent win; safe were %v", n, s.cells.rows(s.geo), s.toMove.name(), s.geo.names[sq], names(s.geo, safe))
+				}
+			}
+		}
+	}
+	if wins == 0 || blocks == 0 {
+		t.Errorf("tried %d winning and %d blocking positions, want some of each", wins, blocks)
+	}
+}
+
+// opponentWinsAtOnce reports whether the side to move in s has a move that
+// wins the game at once.
+func opponentWinsAtOnce(s *state) bool {
+	for x, st := range s.cells {
+		if st != empty {
+			continue
+		}
+		c := s.Clone().(*state)
+		c.play(x)
+		if c.outcome.Over && c.outcome.Winner == s.toMove.seat() {
+			return true
+		}
+	}
+	return false
+}
+
+// TestForteDeterministicWithBudget: with a node budget and no deadline the
+// search is a function of the position.
+func TestForteDeterministicWithBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for n := minOrbits; n <= maxOrbits; n++ {
+		s := openingPosition(n, rng, 2*n)
+		a1, v1, d1 := searchMove(s, 30_000, forteMaxDepth, time.Time{})
+		a2, v2, d2 := searchMove(s.Clone().(*state), 30_000, forteMaxDepth, time.Time{})
+		if a1 != a2 || v1 != v2 || d1 != d2 {
+			t.Errorf("n=%d: two searches gave %s/%d/%d and %s/%d/%d", n, s.geo.names[a1], v1, d1, s.geo.names[a2], v2, d2)
+		}
+		if d1 < 2 {
+			t.Errorf("n=%d: 30000 nodes reached depth %d, want at least 2", n, d1)
+		}
+	}
+}
+
+// TestForteBotPastDeadline: through the engine.Bot contract, with a
+// deadline already past, forte still answers a legal move.
+func TestForteBotPastDeadline(t *testing.T) {
+	bot, ok := Game().Bot("forte")
+	if !ok {
+		t.Fatal("no forte level")
+	}
+	for n := minOrbits; n <= maxOrbits; n++ {
+		s, err := Game().New(strconv.Itoa(n), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mv, err := bot(s.Clone(), 0, rand.New(rand.NewPCG(1, 1)), time.Now().Add(-time.Second))
+		if err != nil || !slices.Contains(s.Legal(0), mv) {
+			t.Errorf("n=%d: forte = %q, %v; want a legal move", n, mv, err)
+		}
+		if _, err := bot(s.Clone(), 1, nil, time.Now()); err == nil {
+			t.Errorf("n=%d: forte for the seat not to move answered", n)
+		}
+	}
+}
+
+// TestForteBeatsNormal: a smoke match at a small budget from the empty
+// board, forte in both seats, on 3 and 4 orbits (the long matches are
+// BenchmarkStrength).
+func TestForteBeatsNormal(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		st := match(n, 4, 1, forteWithNodes(20_000), seedChooser("normal"), 1)
+		if st.wins < 3 || st.losses > 0 {
+			t.Errorf("n=%d: forte at 20000 nodes against normal: %+v, want at least 3 wins of 4 and no loss", n, st)
+		}
+	}
+}
