@@ -75,7 +75,7 @@ Flags:
 	fs.IntVar(&cfg.JoinConcurrency, "join-concurrency", 64, "connections being set up at once")
 	fs.IntVar(&cfg.StormConcurrency, "storm-concurrency", 0, "reconnect: clients reconnecting at once (0: all of them)")
 	fs.DurationVar(&cfg.Settle, "settle", time.Second, "pause before each memory reading and before the moves")
-	fs.DurationVar(&cfg.MoveTimeout, "move-timeout", 30*time.Second, "fanout: give up when a move has not reached everyone after this")
+	fs.DurationVar(&cfg.MoveTimeout, "move-timeout", 30*time.Second, "fanout: give up when a move has not reached everyone after this; reconnect: count a client as not seated when its room.state has not come after this")
 	quiet := fs.Bool("q", false, "no progress lines")
 	_ = fs.Parse(os.Args[1:])
 	if !*quiet {

@@ -911,8 +911,17 @@ func (r *runner) reconnect(ctx context.Context) (*Report, error) {
 			sleep(ctx, time.Duration(100+rand.IntN(400))*time.Millisecond)
 		}
 		room := roomsOf[i]
-		if _, err := c.Wait(ctx, "room.state", func(f *Frame) bool { return f.Type == protocol.TypeRoomState && f.Room == room }); err != nil {
-			return err
+		// The welcome came: the room.state must follow. One that never
+		// comes is counted ("not_seated") and the storm goes on.
+		wctx, cancel := context.WithTimeout(ctx, cfg.MoveTimeout)
+		defer cancel()
+		if _, err := c.Wait(wctx, "room.state", func(f *Frame) bool { return f.Type == protocol.TypeRoomState && f.Room == room }); err != nil {
+			if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+				return err
+			}
+			r.errs.add("not_seated", 1)
+			seated[i] = -1
+			return nil
 		}
 		seated[i] = time.Since(t0)
 		return nil
@@ -922,7 +931,9 @@ func (r *runner) reconnect(ctx context.Context) (*Report, error) {
 	}
 	var h Histogram
 	for _, d := range seated {
-		h.Record(d)
+		if d >= 0 {
+			h.Record(d)
+		}
 	}
 	rep.Seated = h.Summary()
 	rep.AllSeated = h.Max()
