@@ -289,6 +289,13 @@ func (r *runner) track(c *Client) {
 	r.mu.Unlock()
 }
 
+// untrack forgets a connection the run closes itself (not a lost one).
+func (r *runner) untrack(c *Client) {
+	r.mu.Lock()
+	r.conns = slices.DeleteFunc(r.conns, func(x *Client) bool { return x == c })
+	r.mu.Unlock()
+}
+
 func (r *runner) closeAll() {
 	r.mu.Lock()
 	cs := r.conns
@@ -907,6 +914,7 @@ func (r *runner) reconnect(ctx context.Context) (*Report, error) {
 				return err
 			}
 			r.errs.add(se.Code, 1)
+			r.untrack(c)
 			c.Close()
 			sleep(ctx, time.Duration(100+rand.IntN(400))*time.Millisecond)
 		}
