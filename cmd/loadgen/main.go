@@ -72,9 +72,10 @@ Flags:
 	fs.BoolVar(&cfg.Patch, "patch", true, "ask for compact room.patch frames (hello feature \"patch\"); false takes the full room.state after every change")
 	fs.BoolVar(&cfg.Compress, "compress", false, "offer permessage-deflate (the server uses it when started with -compress); byte counts are then measured on the wire")
 	fs.IntVar(&cfg.Sources, "sources", 1, "spread connections over source addresses 127.0.0.1..127.0.0.N (loopback servers), when ephemeral ports run out above ~28,000 connections")
-	fs.IntVar(&cfg.JoinConcurrency, "join-concurrency", 64, "connections being set up at once (reconnect: reconnecting at once)")
+	fs.IntVar(&cfg.JoinConcurrency, "join-concurrency", 64, "connections being set up at once")
+	fs.IntVar(&cfg.StormConcurrency, "storm-concurrency", 0, "reconnect: clients reconnecting at once (0: all of them)")
 	fs.DurationVar(&cfg.Settle, "settle", time.Second, "pause before each memory reading and before the moves")
-	fs.DurationVar(&cfg.MoveTimeout, "move-timeout", 30*time.Second, "fanout: give up when a move has not reached everyone after this")
+	fs.DurationVar(&cfg.MoveTimeout, "move-timeout", 30*time.Second, "fanout: give up when a move has not reached everyone after this; reconnect: count a client as not seated when its room.state has not come after this")
 	quiet := fs.Bool("q", false, "no progress lines")
 	_ = fs.Parse(os.Args[1:])
 	if !*quiet {

@@ -260,6 +260,13 @@ func (c *Client) Send(v any) error {
 	return nil
 }
 
+// ServerError is an error frame that answered what a client waited for.
+type ServerError struct {
+	Code, Message string
+}
+
+func (e *ServerError) Error() string { return "error " + e.Code + ": " + e.Message }
+
 // errClosed says the connection ended while waiting.
 var errClosed = errors.New("connection closed")
 
@@ -273,7 +280,7 @@ func (c *Client) Wait(ctx context.Context, what string, pred func(*Frame) bool) 
 				return f, nil
 			}
 			if f.Type == protocol.TypeError && f.Code != string(protocol.CodeRateLimited) {
-				return nil, fmt.Errorf("waiting for %s: error %s: %s", what, f.Code, f.Message)
+				return nil, fmt.Errorf("waiting for %s: %w", what, &ServerError{Code: f.Code, Message: f.Message})
 			}
 		case <-c.done:
 			return nil, fmt.Errorf("waiting for %s: %w: %v", what, errClosed, c.err)

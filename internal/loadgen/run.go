@@ -59,6 +59,9 @@ type Config struct {
 	Sources int
 	// JoinConcurrency bounds the connections being set up at once.
 	JoinConcurrency int
+	// StormConcurrency bounds the reconnections of the storm in flight at
+	// once (0: all at once).
+	StormConcurrency int
 	// Settle is the pause before each memory reading and before moving.
 	Settle time.Duration
 	// PID is the server's process id, for its memory and CPU (0: not read).
@@ -286,6 +289,13 @@ func (r *runner) track(c *Client) {
 	r.mu.Unlock()
 }
 
+// untrack forgets a connection the run closes itself (not a lost one).
+func (r *runner) untrack(c *Client) {
+	r.mu.Lock()
+	r.conns = slices.DeleteFunc(r.conns, func(x *Client) bool { return x == c })
+	r.mu.Unlock()
+}
+
 func (r *runner) closeAll() {
 	r.mu.Lock()
 	cs := r.conns
@@ -499,7 +509,7 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 			mv := ChooseMove(cfg.Game, size, v.Legal, m.k+1)
 			next[c.ID].Store(&mv)
 		}
-		m.recv[c.ID] = at.UnixNano()
+		atomic.StoreInt64(&m.recv[c.ID], at.UnixNano())
 		frameBytes[c.ID] = f.size
 		if m.got.Add(1) == m.total.Load() {
 			close(m.done)
@@ -539,7 +549,23 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 			t.Stop()
 		case <-t.C:
 			r.errs.add("undelivered", 1)
-			return nil, fmt.Errorf("move %d (%s) reached %d of %d clients in %v", k, mv, m.got.Load(), len(all), cfg.MoveTimeout)
+			missing, closed := 0, 0
+			var why error
+			for i, c := range all {
+				if atomic.LoadInt64(&m.recv[i]) == 0 {
+					missing++
+					select {
+					case <-c.Done():
+						closed++
+						if why == nil {
+							why = c.err
+						}
+					default:
+					}
+				}
+			}
+			return nil, fmt.Errorf("move %d (%s) reached %d of %d clients in %v; of the %d others %d lost their connection (%v)",
+				k, mv, m.got.Load(), len(all), cfg.MoveTimeout, missing, closed, why)
 		case <-ctx.Done():
 			t.Stop()
 			return nil, ctx.Err()
@@ -865,18 +891,45 @@ func (r *runner) reconnect(ctx context.Context) (*Report, error) {
 	// Everyone dropped at once; now everyone comes back at once.
 	t0 := time.Now()
 	seated := make([]time.Duration, n)
-	err = parallel(ctx, n, cfg.JoinConcurrency, func(ctx context.Context, i int) error {
-		c, err := r.dialer.Dial(ctx, i)
-		if err != nil {
-			return err
-		}
-		r.track(c)
-		if _, err := c.Hello(ctx, "storm", clients[i].Token, r.cfg.Patch); err != nil {
-			return err
+	conc := cfg.StormConcurrency
+	if conc <= 0 {
+		conc = n
+	}
+	err = parallel(ctx, n, conc, func(ctx context.Context, i int) error {
+		var c *Client
+		// A real client retries an "internal" answer (the store could not
+		// answer in time); each one is counted as an error.
+		for attempt := 0; ; attempt++ {
+			var err error
+			if c, err = r.dialer.Dial(ctx, i); err != nil {
+				return err
+			}
+			r.track(c)
+			_, err = c.Hello(ctx, "storm", clients[i].Token, r.cfg.Patch)
+			var se *ServerError
+			if err == nil {
+				break
+			}
+			if !errors.As(err, &se) || se.Code != string(protocol.CodeInternal) || attempt >= 20 {
+				return err
+			}
+			r.errs.add(se.Code, 1)
+			r.untrack(c)
+			c.Close()
+			sleep(ctx, time.Duration(100+rand.IntN(400))*time.Millisecond)
 		}
 		room := roomsOf[i]
-		if _, err := c.Wait(ctx, "room.state", func(f *Frame) bool { return f.Type == protocol.TypeRoomState && f.Room == room }); err != nil {
-			return err
+		// The welcome came: the room.state must follow. One that never
+		// comes is counted ("not_seated") and the storm goes on.
+		wctx, cancel := context.WithTimeout(ctx, cfg.MoveTimeout)
+		defer cancel()
+		if _, err := c.Wait(wctx, "room.state", func(f *Frame) bool { return f.Type == protocol.TypeRoomState && f.Room == room }); err != nil {
+			if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+				return err
+			}
+			r.errs.add("not_seated", 1)
+			seated[i] = -1
+			return nil
 		}
 		seated[i] = time.Since(t0)
 		return nil
@@ -886,7 +939,9 @@ func (r *runner) reconnect(ctx context.Context) (*Report, error) {
 	}
 	var h Histogram
 	for _, d := range seated {
-		h.Record(d)
+		if d >= 0 {
+			h.Record(d)
+		}
 	}
 	rep.Seated = h.Summary()
 	rep.AllSeated = h.Max()
