@@ -143,18 +143,25 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 			return protocol.Errorf(protocol.CodeInternal, "could not save the player, try again")
 		}
 	}
+	roomIDs := []string{}
+	if found {
+		// A resuming player whose rooms cannot be read must not be welcomed
+		// with none: it would never be seated again. The hello is refused,
+		// changes nothing, and the client says it again.
+		ids, err := h.cfg.Store.PlayerRooms(ctx, p.ID)
+		if err != nil {
+			h.log.Warn("player rooms", zap.String("player", p.ID), zap.Error(err))
+			return protocol.Errorf(protocol.CodeInternal, "could not load your rooms, try again")
+		}
+		if ids != nil {
+			roomIDs = ids
+		}
+	}
 	c.playerID, c.name = p.ID, p.Name
 	var features []string
 	if slices.Contains(m.Features, protocol.FeaturePatch) {
 		c.patch = true
 		features = []string{protocol.FeaturePatch}
-	}
-	roomIDs, err := h.cfg.Store.PlayerRooms(ctx, p.ID)
-	if err != nil {
-		h.log.Warn("player rooms", zap.Error(err))
-	}
-	if roomIDs == nil {
-		roomIDs = []string{}
 	}
 	h.mu.Lock()
 	set := h.byPlayer[p.ID]

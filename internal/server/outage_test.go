@@ -212,3 +212,37 @@ func TestRedisOutageBeforeRestore(t *testing.T) {
 		}
 	}
 }
+
+// TestHelloWhileRedisIsDown: a resuming player whose identity and rooms
+// cannot be read is not welcomed as someone else or with no rooms: the hello
+// is refused with "internal", the connection stays without a player, and
+// the same hello said again once Redis is back seats it in its room.
+func TestHelloWhileRedisIsDown(t *testing.T) {
+	rs, _, open := redisOpener(t)
+	s := startOnRedis(t, open)
+	a, b, sp, room, st := morrisRoom(t, s)
+	st = move(t, a, room, "b2", st.Seq, a, b, sp)
+	token := a.Token
+	a.Close()
+
+	c, err := s.Dial(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs.Stop()
+	c.Send(map[string]any{"type": "hello", "name": "ana", "token": token, "id": 1})
+	if e := c.WaitError("internal"); e.Message == "" {
+		t.Fatalf("hello with Redis down: %s", e.Raw)
+	}
+	rs.Restart()
+	waitReady(t, s.URL)
+	c.Send(map[string]any{"type": "hello", "name": "ana", "token": token, "id": 2})
+	w := c.Wait("welcome", nil)
+	if !strings.Contains(string(w.Rooms), room) {
+		t.Fatalf("welcome after Redis came back lists rooms %s, want %s", w.Rooms, room)
+	}
+	got := c.State(room, nil)
+	if string(got.Board) != string(st.Board) {
+		t.Fatalf("rejoined state %s, was %s", got.Raw, st.Raw)
+	}
+}

@@ -70,6 +70,12 @@ export class Conn {
   }
 
   dispatch(m) {
+    if (m.type === 'error' && !this.ready && this.ws) {
+      // The hello was refused (the server could not read our rooms): go
+      // round again, with backoff, rather than stay unseated.
+      this.ws.close();
+      return;
+    }
     if (m.type === 'welcome') {
       store.token = m.token;
       this.player = m.player || null;
