@@ -164,6 +164,7 @@ func run(log *zap.Logger, o options) error {
 	if err != nil {
 		return err
 	}
+	go server.WarmUp() // ends by itself once the bots' tables are built
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
