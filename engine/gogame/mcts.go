@@ -42,7 +42,7 @@ const (
 	// priorEven is the virtual visits (half of them wins) every new child
 	// starts with; the heuristics of priorOf add to it.
 	priorEven = 10
-	// maxNodes bounds the tree of one thread (about 40 MB); past it leaves
+	// maxNodes bounds the tree of one thread (28 bytes a node, about 30 MB); past it leaves
 	// are no longer expanded.
 	maxNodes = 1 << 20
 	// clockEvery is how many simulations run between clock reads.

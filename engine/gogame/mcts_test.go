@@ -112,7 +112,7 @@ func TestMCTSTactics(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := fromRows(t, tc.toMove, tc.rows...)
 			for seed := range uint64(3) {
-				if got := ask(t, budgetBot(2000), s, seed); !slices.Contains(tc.want, got) {
+				if got := ask(t, budgetBot(1000), s, seed); !slices.Contains(tc.want, got) {
 					t.Errorf("seed %d: played %s, want one of %v", seed, got, tc.want)
 				}
 			}
@@ -186,7 +186,7 @@ func TestMCTSCapturesDeadStonesBeforePassing(t *testing.T) {
 	if sc := s.Score().(Score); sc.Black >= sc.White {
 		t.Fatalf("setup score %+v: black should be behind as the board stands", sc)
 	}
-	bot := budgetBot(1000)
+	bot := budgetBot(500)
 	for ply := 0; ply < 40 && !s.Outcome().Over; ply++ {
 		if err := s.Apply(1, Pass); err != nil {
 			t.Fatal(err)
@@ -288,7 +288,7 @@ func playGame(t *testing.T, variant string, bots [2]engine.Bot, seed uint64) int
 // TestMCTSBeatsBasico plays 10 fixed-seed games against basico on 9x9, the
 // MCTS bot half of them as black, and expects at least 8 wins.
 func TestMCTSBeatsBasico(t *testing.T) {
-	mcts, basico := budgetBot(300), engine.Bot(basicBot)
+	mcts, basico := budgetBot(200), engine.Bot(basicBot)
 	wins := 0
 	for g := range 10 {
 		mctsSeat := g % 2
