@@ -278,25 +278,33 @@ func TestIndexesRepairedOnRead(t *testing.T) {
 // with an error (not ErrStaleSeq, not ErrNotFound), nothing half-written
 // remains, and once Redis is back the same store carries on from the last
 // save that succeeded.
+// gameMove is the save of room "game" after its seq-th move.
+func gameMove(seq int64) store.Room {
+	return store.Room{ID: "game", Seq: seq, Snapshot: []byte(fmt.Sprintf("after move %d", seq)),
+		Append: [][]byte{[]byte(fmt.Sprintf("move %d", seq))}, Players: []string{"a", "b"}, Live: true,
+		UpdatedAt: time.Unix(1700000000+seq, 0)}
+}
+
+// saveMoves saves gameMove(from) to gameMove(to), in order.
+func saveMoves(t *testing.T, s store.Store, from, to int64) {
+	t.Helper()
+	for seq := from; seq <= to; seq++ {
+		if err := s.SaveRoom(context.Background(), gameMove(seq)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestOutage(t *testing.T) {
 	srv := redistest.StartServer(t)
 	s := newStore(t, srv.Addr())
 	defer s.Close()
 	ctx := context.Background()
-	move := func(seq int64) store.Room {
-		return store.Room{ID: "game", Seq: seq, Snapshot: []byte(fmt.Sprintf("after move %d", seq)),
-			Append: [][]byte{[]byte(fmt.Sprintf("move %d", seq))}, Players: []string{"a", "b"}, Live: true,
-			UpdatedAt: time.Unix(1700000000+seq, 0)}
-	}
-	for seq := int64(1); seq <= 3; seq++ {
-		if err := s.SaveRoom(ctx, move(seq)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveMoves(t, s, 1, 3)
 
 	srv.Stop()
 	for i, call := range []func() error{
-		func() error { return s.SaveRoom(ctx, move(4)) },
+		func() error { return s.SaveRoom(ctx, gameMove(4)) },
 		func() error { _, err := s.LoadRoom(ctx, "game"); return err },
 		func() error { _, err := s.RoomLog(ctx, "game"); return err },
 		func() error { _, err := s.LiveRooms(ctx, 10); return err },
@@ -323,7 +331,7 @@ func TestOutage(t *testing.T) {
 	}
 	// The room retries the refused move; play goes on.
 	for seq := int64(4); seq <= 5; seq++ {
-		if err := s.SaveRoom(ctx, move(seq)); err != nil {
+		if err := s.SaveRoom(ctx, gameMove(seq)); err != nil {
 			t.Fatalf("save of move %d after Redis came back: %v", seq, err)
 		}
 	}

@@ -90,16 +90,7 @@ func TestSentinelFailover(t *testing.T) {
 	s := openURL(t, st.URL())
 	defer s.Close()
 	ctx := context.Background()
-	move := func(seq int64) store.Room {
-		return store.Room{ID: "game", Seq: seq, Snapshot: []byte(fmt.Sprintf("after move %d", seq)),
-			Append: [][]byte{[]byte(fmt.Sprintf("move %d", seq))}, Players: []string{"a", "b"}, Live: true,
-			UpdatedAt: time.Unix(1700000000+seq, 0)}
-	}
-	for seq := int64(1); seq <= 3; seq++ {
-		if err := s.SaveRoom(ctx, move(seq)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveMoves(t, s, 1, 3)
 	// Wait until the replica has the third move, so the failover keeps it.
 	rc := redis.NewClient(&redis.Options{Addr: st.Replica.Addr()})
 	defer rc.Close()
@@ -120,7 +111,7 @@ func TestSentinelFailover(t *testing.T) {
 	deadline = time.Now().Add(60 * time.Second)
 	failed := 0
 	for {
-		err := s.SaveRoom(ctx, move(4))
+		err := s.SaveRoom(ctx, gameMove(4))
 		if err == nil {
 			break
 		}
