@@ -400,3 +400,30 @@ func (b *board) String() string {
 	sb.WriteString(header)
 	return sb.String()
 }
+
+// chainLiberties labels the board's chains in one pass: chain[p] is the
+// label of the chain of the stone on p (-1 on an empty intersection), and
+// libs[label] the number of its distinct liberties, counted up to 2 (one, or
+// more than one, is what move legality needs).
+func (b *board) chainLiberties() (chain []int, libs []int) {
+	chain = make([]int, len(b.cells))
+	for p := range chain {
+		chain[p] = -1
+	}
+	for p, c := range b.cells {
+		if c == empty || chain[p] >= 0 {
+			continue
+		}
+		label, first, n := len(libs), -1, 0
+		b.flood(p, func(q int) { chain[q] = label }, func(r int) {
+			if b.cells[r] == empty && r != first && n < 2 {
+				if first < 0 {
+					first = r
+				}
+				n++
+			}
+		})
+		libs = append(libs, n)
+	}
+	return chain, libs
+}

@@ -141,13 +141,37 @@ func (s *state) Legal(seat int) []string {
 	if s.checkSeat(seat) != nil {
 		return nil
 	}
+	// One pass labels the chains and their liberties; then each empty
+	// intersection is decided from its neighbours, and only a capturing
+	// move pays for working out the position it leads to (check does the
+	// same per move, flood-filling each neighbouring chain).
+	b, c := s.board, s.toMove
+	chain, libs := b.chainLiberties()
 	var out []string
-	for p, c := range s.board.cells {
-		if c != empty {
+	for p, pc := range b.cells {
+		if pc != empty {
 			continue
 		}
-		if _, err := s.check(p, s.toMove); err == nil {
-			out = append(out, s.board.geo.names[p])
+		captures, lives := false, false
+		for _, q := range b.geo.adj[p] {
+			switch b.cells[q] {
+			case empty:
+				lives = true
+			case c:
+				lives = lives || libs[chain[q]] > 1
+			default: // an opponent chain whose one liberty is p
+				captures = captures || libs[chain[q]] == 1
+			}
+		}
+		hash := b.hash ^ b.geo.key(p, c)
+		switch {
+		case captures:
+			hash = b.try(p, c).hash
+		case !lives:
+			continue // suicide
+		}
+		if _, repeats := s.seen[hash]; !repeats {
+			out = append(out, b.geo.names[p])
 		}
 	}
 	return append(out, Pass)
