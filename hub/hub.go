@@ -60,6 +60,9 @@ type Config struct {
 	// clients that offer it; a broadcast frame is compressed once for all
 	// its receivers (PreparedMessage).
 	Compression bool
+	// Cluster, when not nil, makes this hub one of several nodes (see
+	// Cluster); StartCluster starts it.
+	Cluster *Cluster
 }
 
 // NameLimit is the longest player name, in runes.
@@ -79,6 +82,10 @@ type Hub struct {
 	byPlayer map[string]map[*conn]struct{}
 	watchers map[*conn]struct{}
 	queues   map[queueKey][]*conn
+	byID     map[uint64]*conn
+
+	cl  *cluster       // nil on a single node
+	cwg sync.WaitGroup // the cluster's joins again
 
 	dirty chan struct{}
 	quit  chan struct{}
@@ -122,7 +129,7 @@ func New(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log,
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{},
+		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{}, byID: map[uint64]*conn{},
 		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	// Memory per connection: clients send small messages, so a 1 KiB read
 	// buffer serves (a larger frame is read across several fills); write
@@ -172,7 +179,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
 		send: make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
-		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}}
+		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}, inRemote: map[string]bool{}}
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
@@ -182,6 +189,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.conns[c] = struct{}{}
+	h.byID[c.id] = c
 	h.wg.Add(2)
 	h.mu.Unlock()
 	if h.cfg.Metrics != nil {
@@ -197,6 +205,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Hub) forget(c *conn) {
 	h.mu.Lock()
 	delete(h.conns, c)
+	delete(h.byID, c.id)
 	delete(h.watchers, c)
 	if set := h.byPlayer[c.playerID]; set != nil {
 		delete(set, c)
@@ -320,7 +329,19 @@ func (h *Hub) Shutdown(ctx context.Context, code int, reason string) error {
 		close(h.quit)
 	}
 	h.lwg.Wait()
+	if h.cl != nil {
+		h.cwg.Wait()
+		h.cl.stop()
+		h.cl = nil
+	}
 	return err
+}
+
+// connByID returns the open connection with that id, or nil.
+func (h *Hub) connByID(id uint64) *conn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.byID[id]
 }
 
 func (h *Hub) countErr(c protocol.Code) {
