@@ -65,6 +65,8 @@ type wire struct {
 	Link  uint64 `json:"l,omitempty"`
 	Seq   uint64 `json:"sq,omitempty"`
 	Items []item `json:"i,omitempty"`
+	// match: the seat of the connection paired by another node.
+	Seat int `json:"st,omitempty"`
 }
 
 // item is one frame for some connections of a node, or a change of one
@@ -96,12 +98,14 @@ type cluster struct {
 	nextLink  atomic.Uint64
 
 	sub, nodes *broker.Subscription
+	matcher    store.Matcher // nil: quick match stays local
 
 	mu      sync.Mutex
 	pending map[uint64]chan string
 	links   map[linkKey]*link
 	remote  map[string]*remoteRoom
 	seen    map[string]time.Time
+	started time.Time
 
 	dirtyMu sync.Mutex
 	dirty   []*link
@@ -139,7 +143,8 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 	}
 	cl := &cluster{h: h, cfg: *cfg, log: h.log.With(zap.String("node", cfg.Node)),
 		pending: map[uint64]chan string{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
-		seen: map[string]time.Time{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
+		seen: map[string]time.Time{}, started: now(), wake: make(chan struct{}, 1), quit: make(chan struct{})}
+	cl.matcher, _ = h.cfg.Store.(store.Matcher)
 	var err error
 	if cl.sub, err = cfg.Broker.Subscribe(ctx, nodeChannel(cfg.Node)); err != nil {
 		return fmt.Errorf("cluster: %w", err)
@@ -211,6 +216,8 @@ func (cl *cluster) receive() {
 			}
 		case "frames":
 			cl.frames(&w)
+		case "match":
+			cl.matched(&w)
 		}
 	}
 }
@@ -220,7 +227,7 @@ func (cl *cluster) alive(node string) {
 		return
 	}
 	cl.mu.Lock()
-	cl.seen[node] = time.Now()
+	cl.seen[node] = now()
 	cl.mu.Unlock()
 }
 
@@ -253,7 +260,7 @@ func (cl *cluster) heard() {
 }
 
 func (cl *cluster) sweep() {
-	now := time.Now()
+	now := now()
 	var dead []*link
 	cl.mu.Lock()
 	for k, l := range cl.links {
@@ -489,11 +496,11 @@ func (cl *cluster) link(r *rooms.Room, node string) *link {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if _, ok := cl.seen[node]; !ok {
-		cl.seen[node] = time.Now()
+		cl.seen[node] = now()
 	}
 	l := cl.links[k]
 	if l == nil || l.room != r {
-		l = &link{cl: cl, id: cl.nextLink.Add(1)<<16 | uint64(time.Now().UnixNano()&0xffff), room: r, node: node,
+		l = &link{cl: cl, id: cl.nextLink.Add(1)<<16 | uint64(now().UnixNano()&0xffff), room: r, node: node,
 			proxies: map[uint64]*proxy{}}
 		cl.links[k] = l
 	}
@@ -670,3 +677,5 @@ func (h *Hub) onFenced(room string, members []rooms.JoinAs) {
 
 // OnFenced is the rooms' Cluster.OnFenced of this hub.
 func (h *Hub) OnFenced() func(string, []rooms.JoinAs) { return h.onFenced }
+
+var now = time.Now

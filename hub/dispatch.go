@@ -64,9 +64,10 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 		perr = h.matchFind(c, &m)
 	case protocol.TypeMatchCancel:
 		h.mu.Lock()
-		queued := h.unqueueLocked(c)
+		keys := h.unqueueLocked(c)
 		h.mu.Unlock()
-		if queued {
+		if len(keys) > 0 {
+			h.unqueueShared(c, keys)
 			h.LobbyChanged()
 		}
 		c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID, Queued: false}))
@@ -205,6 +206,9 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest, "quick match is for two-player games; create a room instead")
 	}
 	key := queueKey{m.Game, m.Variant}
+	if h.cl != nil && h.cl.matcher != nil {
+		return h.cl.matchFind(c, m, key)
+	}
 	h.mu.Lock()
 	h.unqueueLocked(c)
 	var other *conn

@@ -213,19 +213,21 @@ func (h *Hub) forget(c *conn) {
 			delete(h.byPlayer, c.playerID)
 		}
 	}
-	queued := h.unqueueLocked(c)
+	keys := h.unqueueLocked(c)
 	h.mu.Unlock()
-	if queued {
+	if len(keys) > 0 {
+		h.unqueueShared(c, keys)
 		h.LobbyChanged()
 	}
 }
 
-func (h *Hub) unqueueLocked(c *conn) bool {
-	found := false
+// unqueueLocked takes c out of the local queues and returns their keys.
+func (h *Hub) unqueueLocked(c *conn) []queueKey {
+	var found []queueKey
 	for k, q := range h.queues {
 		if i := slices.Index(q, c); i >= 0 {
 			q = slices.Delete(q, i, i+1)
-			found = true
+			found = append(found, k)
 			if len(q) == 0 {
 				delete(h.queues, k)
 			} else {
@@ -330,9 +332,8 @@ func (h *Hub) Shutdown(ctx context.Context, code int, reason string) error {
 	}
 	h.lwg.Wait()
 	if h.cl != nil {
+		h.cl.stop() // the joins again still running give up
 		h.cwg.Wait()
-		h.cl.stop()
-		h.cl = nil
 	}
 	return err
 }

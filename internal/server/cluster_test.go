@@ -129,3 +129,31 @@ func TestClusterRoomMovesWhenItsNodeStops(t *testing.T) {
 	}
 	sp.State(room, func(m testserver.Msg) bool { return m.Seq == final.Seq })
 }
+
+// TestClusterQuickMatchAcrossNodes: two players looking for the same game on
+// different nodes are matched into one room.
+func TestClusterQuickMatchAcrossNodes(t *testing.T) {
+	nodes := startNodes(t, 2, 2*time.Second)
+	a := nodes[0].Hello(t, "ana", "")
+	b := nodes[1].Hello(t, "bia", "")
+	a.Send(map[string]any{"type": "match.find", "game": "orbito", "variant": "2"})
+	a.Wait("match.queued", nil)
+	b.Send(map[string]any{"type": "match.find", "game": "orbito", "variant": "2"})
+	fa, fb := a.Wait("match.found", nil), b.Wait("match.found", nil)
+	if fa.Room == "" || fa.Room != fb.Room {
+		t.Fatalf("matched into %q and %q", fa.Room, fb.Room)
+	}
+	final := playOut(t, rand.New(rand.NewPCG(1, 2)), map[int]*testserver.Client{*seatOf(t, a, fa.Room): a, *seatOf(t, b, fb.Room): b}, fa.Room, 500)
+	if final.Result == nil {
+		t.Fatalf("final %s", final.Raw)
+	}
+}
+
+func seatOf(t *testing.T, c *testserver.Client, room string) *int {
+	t.Helper()
+	j := c.Wait("room.joined", func(m testserver.Msg) bool { return m.Room == room })
+	if j.Seat == nil {
+		t.Fatalf("joined without a seat: %s", j.Raw)
+	}
+	return j.Seat
+}
