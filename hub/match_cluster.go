@@ -104,13 +104,19 @@ func (cl *cluster) matchFind(c *conn, m *protocol.ClientMessage, key queueKey) *
 	if local != nil {
 		join = append(join, rooms.JoinAs{M: local, As: rooms.RolePlayer})
 	}
-	if _, err := h.cfg.Rooms.Create(ctx, rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Seats: seats, Join: join}); err != nil {
-		return protocol.AsError(err)
-	}
+	// match.found comes before room.joined, as on a single node.
 	c.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: mine}))
 	if local != nil {
 		local.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: 1 - mine}))
-	} else {
+	}
+	if _, err := h.cfg.Rooms.Create(ctx, rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Seats: seats, Join: join}); err != nil {
+		perr := protocol.AsError(err)
+		if local != nil {
+			local.errorTo(nil, "", perr)
+		}
+		return perr
+	}
+	if local == nil {
 		cl.publish(other.Node, &wire{K: "match", Room: id, Conn: other.Conn, Seat: 1 - mine})
 	}
 	h.log.Info("match found", zap.String("room", id), zap.String("game", m.Game), zap.String("variant", m.Variant),
