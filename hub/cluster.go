@@ -67,6 +67,8 @@ type wire struct {
 	Items []item `json:"i,omitempty"`
 	// match: the seat of the connection paired by another node.
 	Seat int `json:"st,omitempty"`
+	// hb: the node's public live rooms, for the other nodes' lobbies.
+	Rooms []protocol.RoomSummary `json:"rs,omitempty"`
 }
 
 // item is one frame for some connections of a node, or a change of one
@@ -106,6 +108,8 @@ type cluster struct {
 	remote  map[string]*remoteRoom
 	seen    map[string]time.Time
 	started time.Time
+	// lobbies: the public rooms each other node last said it serves.
+	lobbies map[string][]protocol.RoomSummary
 
 	dirtyMu sync.Mutex
 	dirty   []*link
@@ -143,7 +147,7 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 	}
 	cl := &cluster{h: h, cfg: *cfg, log: h.log.With(zap.String("node", cfg.Node)),
 		pending: map[uint64]chan string{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
-		seen: map[string]time.Time{}, started: now(), wake: make(chan struct{}, 1), quit: make(chan struct{})}
+		seen: map[string]time.Time{}, started: now(), lobbies: map[string][]protocol.RoomSummary{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	cl.matcher, _ = h.cfg.Store.(store.Matcher)
 	var err error
 	if cl.sub, err = cfg.Broker.Subscribe(ctx, nodeChannel(cfg.Node)); err != nil {
@@ -153,7 +157,9 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 		cl.sub.Close()
 		return fmt.Errorf("cluster: %w", err)
 	}
+	h.mu.Lock()
 	h.cl = cl
+	h.mu.Unlock()
 	cl.wg.Add(5)
 	go cl.receive()
 	go cl.heard()
@@ -239,7 +245,7 @@ func (cl *cluster) heartbeat() {
 	t := time.NewTicker(cl.cfg.TTL / 3)
 	defer t.Stop()
 	for {
-		cl.publish("", &wire{K: "hb"})
+		cl.publish("", &wire{K: "hb", Rooms: cl.h.cfg.Rooms.Summaries()})
 		select {
 		case <-cl.quit:
 			return
@@ -253,8 +259,16 @@ func (cl *cluster) heard() {
 	defer cl.wg.Done()
 	for data := range cl.nodes.C() {
 		var w wire
-		if json.Unmarshal(data, &w) == nil {
-			cl.alive(w.Node)
+		if json.Unmarshal(data, &w) != nil || w.Node == cl.cfg.Node {
+			continue
+		}
+		cl.alive(w.Node)
+		cl.mu.Lock()
+		changed := len(w.Rooms) != 0 || len(cl.lobbies[w.Node]) != 0
+		cl.lobbies[w.Node] = w.Rooms
+		cl.mu.Unlock()
+		if changed {
+			cl.h.LobbyChanged()
 		}
 	}
 }
@@ -263,6 +277,11 @@ func (cl *cluster) sweep() {
 	now := now()
 	var dead []*link
 	cl.mu.Lock()
+	for node := range cl.lobbies {
+		if now.Sub(cl.seen[node]) > cl.cfg.TTL {
+			delete(cl.lobbies, node)
+		}
+	}
 	for k, l := range cl.links {
 		select {
 		case <-l.room.Done():
@@ -679,3 +698,15 @@ func (h *Hub) onFenced(room string, members []rooms.JoinAs) {
 func (h *Hub) OnFenced() func(string, []rooms.JoinAs) { return h.onFenced }
 
 var now = time.Now
+
+// remoteSummaries is the public rooms the other nodes serve, as they last
+// said (at most a third of a lease ago).
+func (cl *cluster) remoteSummaries() []protocol.RoomSummary {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	var out []protocol.RoomSummary
+	for _, rs := range cl.lobbies {
+		out = append(out, rs...)
+	}
+	return out
+}

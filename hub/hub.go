@@ -290,7 +290,31 @@ func (h *Hub) lobby(id []byte) protocol.Lobby {
 	slices.SortFunc(qs, func(a, b protocol.Queue) int {
 		return strings.Compare(a.Game+"/"+a.Variant, b.Game+"/"+b.Variant)
 	})
-	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.cfg.Rooms.Summaries(), Queues: qs}
+	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.RoomSummaries(), Queues: qs}
+}
+
+// RoomSummaries lists the public live rooms: this node's, and with a
+// cluster the other nodes' as their last heartbeat said, sorted by id.
+func (h *Hub) RoomSummaries() []protocol.RoomSummary {
+	local := h.cfg.Rooms.Summaries()
+	h.mu.Lock()
+	cl := h.cl
+	h.mu.Unlock()
+	if cl == nil {
+		return local
+	}
+	seen := make(map[string]bool, len(local))
+	for _, s := range local {
+		seen[s.ID] = true
+	}
+	for _, s := range cl.remoteSummaries() {
+		if !seen[s.ID] && s.Status != rooms.StatusFinished {
+			seen[s.ID] = true
+			local = append(local, s)
+		}
+	}
+	slices.SortFunc(local, func(a, b protocol.RoomSummary) int { return strings.Compare(a.ID, b.ID) })
+	return local
 }
 
 // Drain stops accepting connections and messages.

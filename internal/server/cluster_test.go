@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,4 +157,25 @@ func seatOf(t *testing.T, c *testserver.Client, room string) *int {
 		t.Fatalf("joined without a seat: %s", j.Raw)
 	}
 	return j.Seat
+}
+
+// TestClusterLobbyListsEveryNodesRooms: a public room served by one node is
+// in the other nodes' lobby and /api/rooms.
+func TestClusterLobbyListsEveryNodesRooms(t *testing.T) {
+	nodes := startNodes(t, 2, 600*time.Millisecond)
+	a := nodes[0].Hello(t, "ana", "")
+	w := nodes[1].Hello(t, "watcher", "")
+	w.Send(map[string]any{"type": "lobby.watch"})
+	a.Send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human"})
+	room := a.Wait("room.joined", nil).Room
+	w.Wait("lobby", func(m testserver.Msg) bool { return strings.Contains(string(m.Rooms), room) })
+	var out struct {
+		Rooms []struct {
+			ID string `json:"id"`
+		} `json:"rooms"`
+	}
+	nodes[1].GetJSON(t, "/api/rooms", &out)
+	if len(out.Rooms) != 1 || out.Rooms[0].ID != room {
+		t.Fatalf("/api/rooms on the other node: %+v; want %s", out.Rooms, room)
+	}
 }

@@ -191,7 +191,7 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) rooms(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"rooms": s.Rooms.Summaries()})
+	writeJSON(w, http.StatusOK, map[string]any{"rooms": s.Hub.RoomSummaries()})
 }
 
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
