@@ -2,9 +2,11 @@ package hub
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -95,9 +97,8 @@ type cluster struct {
 	cfg Cluster
 	log *zap.Logger
 
-	nextReq   atomic.Uint64
-	nextProxy atomic.Uint64
-	nextLink  atomic.Uint64
+	nextReq  atomic.Uint64
+	nextLink atomic.Uint64
 
 	sub, nodes *broker.Subscription
 	matcher    store.Matcher // nil: quick match stays local
@@ -579,10 +580,30 @@ func (l *link) proxy(conn uint64, player, name string, patch bool) *proxy {
 	defer l.mu.Unlock()
 	p := l.proxies[conn]
 	if p == nil {
-		p = &proxy{l: l, id: 1<<63 | l.cl.nextProxy.Add(1), conn: conn, player: player, name: name, patch: patch}
+		p = &proxy{l: l, id: proxyID(l.node, conn), conn: conn, player: player, name: name, patch: patch}
 		l.proxies[conn] = p
 	}
 	return p
+}
+
+// proxyID is the member id of a remote connection: the same in every room
+// (a rematch carries its members into a new room), never a local
+// connection's (those count up from 1).
+func proxyID(node string, conn uint64) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(node))
+	_ = binary.Write(h, binary.LittleEndian, conn)
+	return 1<<63 | h.Sum64()
+}
+
+// adopt makes p this link's proxy for its connection (a member carried
+// into this link's room from another room).
+func (l *link) adopt(p *proxy) {
+	l.mu.Lock()
+	if _, ok := l.proxies[p.conn]; !ok {
+		l.proxies[p.conn] = p
+	}
+	l.mu.Unlock()
 }
 
 func (l *link) forget(conn uint64) {
@@ -660,7 +681,19 @@ func (p *proxy) PlayerID() string            { return p.player }
 func (p *proxy) PlayerName() string          { return p.name }
 func (p *proxy) WantsPatch() bool            { return p.patch }
 func (p *proxy) Send(f *protocol.Frame) bool { return p.l.add(f, p.conn, "") }
-func (p *proxy) Joined(r *rooms.Room) bool   { return p.l.add(nil, p.conn, p.role()) }
+func (p *proxy) Joined(r *rooms.Room) bool   { return p.linkFor(r).add(nil, p.conn, p.role()) }
+
+// linkFor is the link of room r to p's node: p's own, or, for a member
+// carried into a new room (rematch), that room's.
+func (p *proxy) linkFor(r *rooms.Room) *link {
+	if r == p.l.room {
+		return p.l
+	}
+	l := p.l.cl.link(r, p.l.node)
+	l.adopt(p)
+	return l
+}
+
 func (p *proxy) role() string {
 	if as := p.as.Load(); as != nil && *as != "" {
 		return *as
@@ -674,7 +707,7 @@ func (p *proxy) Left(r *rooms.Room) {
 	select {
 	case <-r.Done():
 	default:
-		p.l.add(nil, p.conn, "-")
+		p.linkFor(r).add(nil, p.conn, "-")
 	}
 }
 

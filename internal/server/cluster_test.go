@@ -179,3 +179,38 @@ func TestClusterLobbyListsEveryNodesRooms(t *testing.T) {
 		t.Fatalf("/api/rooms on the other node: %+v; want %s", out.Rooms, room)
 	}
 }
+
+// TestClusterRematchCarriesRemotePlayers: a rematch started on the room's
+// node seats the remote player in the new room, and that player leaving is
+// seen there.
+func TestClusterRematchCarriesRemotePlayers(t *testing.T) {
+	nodes := startNodes(t, 2, 2*time.Second)
+	a := nodes[0].Hello(t, "ana", "")
+	b := nodes[1].Hello(t, "bia", "")
+	a.Send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human"})
+	room := a.Wait("room.joined", nil).Room
+	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	b.Wait("room.joined", nil)
+	a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	a.Send(map[string]any{"type": "room.resign", "room": room})
+	b.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
+	a.Send(map[string]any{"type": "room.rematch", "room": room})
+	b.Send(map[string]any{"type": "room.rematch", "room": room})
+	next := b.Wait("match.found", nil).Room
+	if got := a.Wait("match.found", nil).Room; got != next || next == room {
+		t.Fatalf("rematch rooms %q and %q (old %q)", got, next, room)
+	}
+	b.State(next, func(m testserver.Msg) bool { return m.Status == "playing" })
+	a.State(next, func(m testserver.Msg) bool {
+		return m.Status == "playing" && m.Players[0].Connected && m.Players[1].Connected
+	})
+	b.Close()
+	a.State(next, func(m testserver.Msg) bool {
+		for _, p := range m.Players {
+			if p.Name == "bia" {
+				return !p.Connected
+			}
+		}
+		return false
+	})
+}
