@@ -200,32 +200,37 @@ func (cl *cluster) publish(node string, w *wire) {
 func (cl *cluster) receive() {
 	defer cl.wg.Done()
 	for data := range cl.sub.C() {
-		var w wire
-		if err := json.Unmarshal(data, &w); err != nil {
-			cl.log.Warn("bad cluster message", zap.Error(err))
-			continue
+		cl.handle(data)
+	}
+}
+
+// handle runs one message of the node channel.
+func (cl *cluster) handle(data []byte) {
+	var w wire
+	if err := json.Unmarshal(data, &w); err != nil {
+		cl.log.Warn("bad cluster message", zap.Error(err))
+		return
+	}
+	cl.alive(w.Node)
+	switch w.K {
+	case "cmd":
+		cl.wg.Add(1)
+		go func() {
+			defer cl.wg.Done()
+			cl.command(&w)
+		}()
+	case "ack":
+		cl.mu.Lock()
+		ch := cl.pending[w.Req]
+		delete(cl.pending, w.Req)
+		cl.mu.Unlock()
+		if ch != nil {
+			ch <- w.Status
 		}
-		cl.alive(w.Node)
-		switch w.K {
-		case "cmd":
-			cl.wg.Add(1)
-			go func() {
-				defer cl.wg.Done()
-				cl.command(&w)
-			}()
-		case "ack":
-			cl.mu.Lock()
-			ch := cl.pending[w.Req]
-			delete(cl.pending, w.Req)
-			cl.mu.Unlock()
-			if ch != nil {
-				ch <- w.Status
-			}
-		case "frames":
-			cl.frames(&w)
-		case "match":
-			cl.matched(&w)
-		}
+	case "frames":
+		cl.frames(&w)
+	case "match":
+		cl.matched(&w)
 	}
 }
 
@@ -559,6 +564,9 @@ func (cl *cluster) flusher() {
 	}
 }
 
+// maxPending bounds the items waiting on one link.
+const maxPending = 4096
+
 // link carries what one room sends to the connections of one other node.
 type link struct {
 	cl   *cluster
@@ -631,6 +639,14 @@ func (l *link) add(f *protocol.Frame, conn uint64, j string) bool {
 	if l.closed {
 		l.mu.Unlock()
 		return false
+	}
+	if len(l.pending) >= maxPending {
+		// The broker does not keep up: drop what waits and skip a
+		// sequence number, so the node joins its connections again
+		// (a full state) instead of this queue growing without bound.
+		l.pending, l.last = nil, nil
+		l.seq++
+		l.cl.log.Warn("link overflow: frames dropped", zap.String("room", l.room.ID()), zap.String("to", l.node))
 	}
 	switch {
 	case f != nil && f == l.last && len(l.pending) > 0:
