@@ -39,6 +39,8 @@ type conn struct {
 	closeCode   int
 	closeReason string
 	rooms       map[string]*rooms.Room
+	// inRemote: the rooms served by other nodes this connection is in.
+	inRemote map[string]bool
 
 	// reader-goroutine state
 	tokens     float64
@@ -227,9 +229,16 @@ func (c *conn) cleanup() {
 	for _, r := range c.rooms {
 		rs = append(rs, r)
 	}
+	var remote []string
+	for id := range c.inRemote {
+		remote = append(remote, id)
+	}
 	c.mu.Unlock()
 	for _, r := range rs {
 		r.Gone(c)
+	}
+	for _, id := range remote {
+		h.gone(c, id)
 	}
 	h.forget(c)
 	if h.cfg.Metrics != nil {

@@ -64,9 +64,10 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 		perr = h.matchFind(c, &m)
 	case protocol.TypeMatchCancel:
 		h.mu.Lock()
-		queued := h.unqueueLocked(c)
+		keys := h.unqueueLocked(c)
 		h.mu.Unlock()
-		if queued {
+		if len(keys) > 0 {
+			h.unqueueShared(c, keys)
 			h.LobbyChanged()
 		}
 		c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID, Queued: false}))
@@ -177,10 +178,8 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if found {
 		// Seated again: the connection joins its unfinished rooms.
 		for _, id := range roomIDs {
-			for range 2 { // a second try when the room closed meanwhile
-				if r, ok := h.cfg.Rooms.Get(ctx, id); !ok || r.Join(c, rooms.RolePlayer, nil) {
-					break
-				}
+			if perr := h.route(ctx, c, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: id, As: rooms.RolePlayer}); perr != nil {
+				h.log.Info("seated again failed", zap.String("room", id), zap.String("error", perr.Msg))
 			}
 		}
 	}
@@ -214,6 +213,9 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest, "quick match is for two-player games; create a room instead")
 	}
 	key := queueKey{m.Game, m.Variant}
+	if h.cl != nil && h.cl.matcher != nil {
+		return h.cl.matchFind(c, m, key)
+	}
 	h.mu.Lock()
 	h.unqueueLocked(c)
 	var other *conn
@@ -360,28 +362,64 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	for attempt := 0; ; attempt++ {
+	return h.route(ctx, c, m)
+}
+
+// route hands m to its room, here or on the node that serves it.
+func (h *Hub) route(ctx context.Context, c *conn, m *protocol.ClientMessage) *protocol.Error {
+	for attempt := 0; attempt < 3; attempt++ {
 		r, err := h.cfg.Rooms.Lookup(ctx, m.Room)
-		if errors.Is(err, rooms.ErrUnknownRoom) {
+		var elsewhere *rooms.OwnedElsewhere
+		switch {
+		case errors.Is(err, rooms.ErrUnknownRoom):
 			return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
-		}
-		if err != nil {
+		case errors.As(err, &elsewhere) && h.cl != nil:
+			switch h.cl.forward(ctx, elsewhere.Node, c, m, true) {
+			case ackOK:
+				return nil
+			case ackGone:
+				// It stopped there as the message came: look again.
+			default:
+				// No answer: the node may be dead. Once its lease runs
+				// out, Lookup takes the room over here.
+				h.log.Info("no answer from a room's node", zap.String("room", m.Room), zap.String("node", elsewhere.Node))
+			}
+			continue
+		case err != nil:
 			h.log.Warn("room lookup failed", zap.String("room", m.Room), zap.Error(err))
 			return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", m.Room)
 		}
 		if postToRoom(r, c, m) {
 			return nil
 		}
-		if attempt == 1 {
-			return protocol.Errorf(protocol.CodeUnknownRoom, "room %q is closed", m.Room)
-		}
 		// The room closed (emptied or adjourned) as the message came: the
 		// next Lookup brings it back from the store.
 	}
+	return protocol.Errorf(protocol.CodeInternal, "room %s is unavailable, try again", m.Room)
 }
 
-// postToRoom hands m to the room; false when the room had closed.
-func postToRoom(r *rooms.Room, c *conn, m *protocol.ClientMessage) bool {
+// gone tells the node serving room that c closed.
+func (h *Hub) gone(c *conn, room string) {
+	if h.cl == nil {
+		return
+	}
+	h.cl.mu.Lock()
+	owner := ""
+	if rr := h.cl.remote[room]; rr != nil {
+		owner = rr.owner
+		delete(rr.members, c)
+		if len(rr.members) == 0 {
+			delete(h.cl.remote, room)
+		}
+	}
+	h.cl.mu.Unlock()
+	if owner != "" && owner != h.cl.cfg.Node {
+		h.cl.forward(context.Background(), owner, c, &protocol.ClientMessage{Type: typeGone, Room: room}, false)
+	}
+}
+
+// postToRoom hands m from c to the room; false when the room had closed.
+func postToRoom(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 	var posted bool
 	switch m.Type {
 	case protocol.TypeRoomJoin:
@@ -398,6 +436,8 @@ func postToRoom(r *rooms.Room, c *conn, m *protocol.ClientMessage) bool {
 		posted = r.Rematch(c, m.ID)
 	case protocol.TypeRoomClaim:
 		posted = r.Claim(c, m.ID)
+	case typeGone:
+		posted = r.Gone(c)
 	}
 	return posted
 }

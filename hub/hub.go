@@ -60,6 +60,9 @@ type Config struct {
 	// clients that offer it; a broadcast frame is compressed once for all
 	// its receivers (PreparedMessage).
 	Compression bool
+	// Cluster, when not nil, makes this hub one of several nodes (see
+	// Cluster); StartCluster starts it.
+	Cluster *Cluster
 }
 
 // NameLimit is the longest player name, in runes.
@@ -79,6 +82,10 @@ type Hub struct {
 	byPlayer map[string]map[*conn]struct{}
 	watchers map[*conn]struct{}
 	queues   map[queueKey][]*conn
+	byID     map[uint64]*conn
+
+	cl  *cluster       // nil on a single node
+	cwg sync.WaitGroup // the cluster's joins again
 
 	dirty chan struct{}
 	quit  chan struct{}
@@ -122,7 +129,7 @@ func New(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log,
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{},
+		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{}, byID: map[uint64]*conn{},
 		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	// Memory per connection: clients send small messages, so a 1 KiB read
 	// buffer serves (a larger frame is read across several fills); write
@@ -172,7 +179,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
 		send: make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
-		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}}
+		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}, inRemote: map[string]bool{}}
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
@@ -182,6 +189,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.conns[c] = struct{}{}
+	h.byID[c.id] = c
 	h.wg.Add(2)
 	h.mu.Unlock()
 	if h.cfg.Metrics != nil {
@@ -197,6 +205,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *Hub) forget(c *conn) {
 	h.mu.Lock()
 	delete(h.conns, c)
+	delete(h.byID, c.id)
 	delete(h.watchers, c)
 	if set := h.byPlayer[c.playerID]; set != nil {
 		delete(set, c)
@@ -204,19 +213,21 @@ func (h *Hub) forget(c *conn) {
 			delete(h.byPlayer, c.playerID)
 		}
 	}
-	queued := h.unqueueLocked(c)
+	keys := h.unqueueLocked(c)
 	h.mu.Unlock()
-	if queued {
+	if len(keys) > 0 {
+		h.unqueueShared(c, keys)
 		h.LobbyChanged()
 	}
 }
 
-func (h *Hub) unqueueLocked(c *conn) bool {
-	found := false
+// unqueueLocked takes c out of the local queues and returns their keys.
+func (h *Hub) unqueueLocked(c *conn) []queueKey {
+	var found []queueKey
 	for k, q := range h.queues {
 		if i := slices.Index(q, c); i >= 0 {
 			q = slices.Delete(q, i, i+1)
-			found = true
+			found = append(found, k)
 			if len(q) == 0 {
 				delete(h.queues, k)
 			} else {
@@ -279,7 +290,31 @@ func (h *Hub) lobby(id []byte) protocol.Lobby {
 	slices.SortFunc(qs, func(a, b protocol.Queue) int {
 		return strings.Compare(a.Game+"/"+a.Variant, b.Game+"/"+b.Variant)
 	})
-	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.cfg.Rooms.Summaries(), Queues: qs}
+	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.RoomSummaries(), Queues: qs}
+}
+
+// RoomSummaries lists the public live rooms: this node's, and with a
+// cluster the other nodes' as their last heartbeat said, sorted by id.
+func (h *Hub) RoomSummaries() []protocol.RoomSummary {
+	local := h.cfg.Rooms.Summaries()
+	h.mu.Lock()
+	cl := h.cl
+	h.mu.Unlock()
+	if cl == nil {
+		return local
+	}
+	seen := make(map[string]bool, len(local))
+	for _, s := range local {
+		seen[s.ID] = true
+	}
+	for _, s := range cl.remoteSummaries() {
+		if !seen[s.ID] && s.Status != rooms.StatusFinished {
+			seen[s.ID] = true
+			local = append(local, s)
+		}
+	}
+	slices.SortFunc(local, func(a, b protocol.RoomSummary) int { return strings.Compare(a.ID, b.ID) })
+	return local
 }
 
 // Drain stops accepting connections and messages.
@@ -320,7 +355,18 @@ func (h *Hub) Shutdown(ctx context.Context, code int, reason string) error {
 		close(h.quit)
 	}
 	h.lwg.Wait()
+	if h.cl != nil {
+		h.cl.stop() // the joins again still running give up
+		h.cwg.Wait()
+	}
 	return err
+}
+
+// connByID returns the open connection with that id, or nil.
+func (h *Hub) connByID(id uint64) *conn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.byID[id]
 }
 
 func (h *Hub) countErr(c protocol.Code) {

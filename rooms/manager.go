@@ -74,6 +74,9 @@ type Config struct {
 	// in for Grace times AdjournFactor stops its goroutine; its snapshot
 	// stays in the store and it comes back when asked for (default 10).
 	AdjournFactor int
+	// Cluster, when not nil, runs each room under a lease so that several
+	// nodes share one store (see Cluster); nil is a single node.
+	Cluster *Cluster
 }
 
 // Manager is the room registry: id -> room, and the public summaries the
@@ -120,6 +123,16 @@ func NewManager(cfg Config) *Manager {
 	}
 	if cfg.AdjournFactor <= 0 {
 		cfg.AdjournFactor = DefaultAdjournFactor
+	}
+	if c := cfg.Cluster; c != nil {
+		cc := *c
+		if cc.TTL <= 0 {
+			cc.TTL = DefaultLeaseTTL
+		}
+		if cc.OnFenced == nil {
+			cc.OnFenced = func(string, []JoinAs) {}
+		}
+		cfg.Cluster = &cc
 	}
 	return &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{},
 		sums: map[string]protocol.RoomSummary{}, stop: make(chan struct{})}
@@ -236,10 +249,24 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	}
 	r.startClock(r.now()) // against a bot the game starts now
 	r.seq = 1
+	if m.cfg.Cluster != nil {
+		epoch, err := m.acquire(ctx, r.id)
+		if err != nil {
+			m.log.Warn("lease of a new room", zap.String("room", r.id), zap.Error(err))
+			return nil, protocol.Errorf(protocol.CodeInternal, "could not create the room, try again")
+		}
+		r.epoch = epoch
+	}
 	if err := r.save(ctx, logEntry{Kind: "create", At: now}); err != nil {
+		if r.epoch != 0 {
+			m.release(r.id, r.epoch)
+		}
 		return nil, protocol.Errorf(protocol.CodeInternal, "could not save the room, try again")
 	}
 	if err := m.start(r, spec.Join, spec.ReqID); err != nil {
+		if r.epoch != 0 {
+			m.release(r.id, r.epoch)
+		}
 		return nil, err
 	}
 	m.log.Info("room created", zap.String("room", r.id), zap.String("game", spec.Game),
@@ -248,7 +275,10 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 }
 
 // Restore rebuilds a room from its last saved snapshot and starts it.
-func (m *Manager) Restore(snapshot []byte) (*Room, error) {
+func (m *Manager) Restore(snapshot []byte) (*Room, error) { return m.restore(snapshot, 0) }
+
+// restore is Restore for the holder of the room's lease at epoch (0: none).
+func (m *Manager) restore(snapshot []byte, epoch int64) (*Room, error) {
 	var s snapshotV1
 	if err := json.Unmarshal(snapshot, &s); err != nil {
 		return nil, err
@@ -265,6 +295,7 @@ func (m *Manager) Restore(snapshot []byte) (*Room, error) {
 	if err := r.fromSnapshot(s); err != nil {
 		return nil, err
 	}
+	r.epoch = epoch
 	if err := m.start(r, nil, nil); err != nil {
 		return nil, err
 	}
@@ -331,6 +362,19 @@ func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	case m.cfg.Store == nil || id == "":
 		return nil, ErrUnknownRoom
 	}
+	var epoch int64
+	if m.cfg.Cluster != nil {
+		// The lease first, then the snapshot: once the lease is ours,
+		// the former owner can no longer save, so what we load is the
+		// last word.
+		if _, err := m.cfg.Store.LoadRoom(ctx, id); errors.Is(err, store.ErrNotFound) {
+			return nil, ErrUnknownRoom // no lease for rooms that do not exist
+		}
+		var err error
+		if epoch, err = m.acquire(ctx, id); err != nil {
+			return nil, err
+		}
+	}
 	saved, err := m.cfg.Store.LoadRoom(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrUnknownRoom
@@ -338,7 +382,7 @@ func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load room %s: %w", id, err)
 	}
-	r, err = m.Restore(saved.Snapshot)
+	r, err = m.restore(saved.Snapshot, epoch)
 	if err != nil {
 		m.mu.Lock()
 		r, ok = m.rooms[id] // restored meanwhile by someone else

@@ -107,6 +107,12 @@ type Room struct {
 	// while a coalesced spectator-count change waits (see publish).
 	patcher    protocol.Patcher
 	patchFlush bool
+
+	// epoch is the room's lease epoch on this node (0: single node); every
+	// save carries it. fenced is set when another node took the room over:
+	// the room stops without writing anything more.
+	epoch  int64
+	fenced bool
 }
 
 // ID is the room id.
@@ -217,6 +223,7 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 		r.notePresence()
 	})
 	r.safely(r.scheduleBots)
+	r.armLease()
 	if len(join) > 0 && r.shouldClose() {
 		return
 	}
@@ -253,7 +260,7 @@ func (r *Room) safely(f func()) {
 }
 
 func (r *Room) shouldClose() bool {
-	return r.adjourned || len(r.members) == 0 && r.status != StatusPlaying
+	return r.fenced || r.adjourned || len(r.members) == 0 && r.status != StatusPlaying
 }
 
 func (r *Room) exit() {
@@ -266,6 +273,17 @@ func (r *Room) exit() {
 	close(r.done)
 	for _, mb := range r.members {
 		mb.m.Left(r)
+	}
+	if c := r.m.cfg.Cluster; c != nil && r.epoch != 0 {
+		if r.fenced {
+			join := make([]JoinAs, 0, len(r.members))
+			for _, mb := range r.members {
+				join = append(join, JoinAs{M: mb.m, As: mb.role})
+			}
+			c.OnFenced(r.id, join)
+		} else {
+			r.m.release(r.id, r.epoch)
+		}
 	}
 	r.log.Info("room closed", zap.String("room", r.id), zap.String("status", r.status), zap.Int64("seq", r.seq))
 }
@@ -917,10 +935,15 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 	err = r.m.cfg.Store.SaveRoom(saveCtx, store.Room{
 		ID: r.id, Seq: r.seq, Snapshot: snap, Append: [][]byte{entry}, Players: players,
 		Live: !r.private && r.status != StatusFinished, Finished: r.status == StatusFinished, UpdatedAt: now,
+		Epoch: r.epoch,
 	})
 	if err == nil {
 		r.savedSeq = r.seq
 		return nil
+	}
+	if errors.Is(err, store.ErrFenced) {
+		r.lostLease("save")
+		return fmt.Errorf("save room %s at seq %d: %w", r.id, r.seq, err)
 	}
 	// A save that timed out may still have been applied by the store. Ask
 	// the store: if our snapshot is there, the change is saved after all.

@@ -126,3 +126,25 @@ type Player struct {
 	// is never stored.
 	TokenHash string
 }
+
+// Matcher is the quick-match queue shared by several lobby nodes: one queue
+// per game and variant, in which a player waits until another player's
+// request pairs them. Both stores implement it.
+type Matcher interface {
+	// Match pairs e with the oldest entry of queue whose player is not
+	// e's, removing it, and returns it with true; when there is none, it
+	// queues e (once: an equal entry is replaced) and returns false. One
+	// atomic step.
+	Match(ctx context.Context, queue string, e MatchEntry) (MatchEntry, bool, error)
+	// Unqueue removes e from queue; it is not an error when e is not
+	// there.
+	Unqueue(ctx context.Context, queue string, e MatchEntry) error
+}
+
+// MatchEntry is one waiting quick-match request: a connection on a node.
+type MatchEntry struct {
+	Player string `json:"p"`
+	Name   string `json:"n"`
+	Node   string `json:"o"`
+	Conn   uint64 `json:"c"`
+}

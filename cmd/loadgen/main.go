@@ -56,7 +56,8 @@ Flags:
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&cfg.Mode, "mode", "fanout", "workload: "+strings.Join(loadgen.Modes, ", "))
-	fs.StringVar(&cfg.URL, "url", "ws://127.0.0.1:8080/ws", "the server's WebSocket endpoint (ignored with -spawn)")
+	fs.StringVar(&cfg.URL, "url", "ws://127.0.0.1:8080/ws", "the server's WebSocket endpoint, or several nodes' comma-separated (see -spread); ignored with -spawn")
+	fs.StringVar(&cfg.Spread, "spread", "conn", "with several -url: conn puts connection k on node k mod n (fanout: the players on nodes 0 and 1, spectators alternating); room puts every connection of room i on node i mod n (rooms, bots)")
 	spawn := fs.String("spawn", "", "start this server command line (e.g. \"./lobby -rate 1000\") on a free port with -addr, measure its memory and CPU, stop it at the end")
 	fs.IntVar(&cfg.PID, "pid", 0, "the server's process id, to read its VmRSS and CPU time from /proc (set by -spawn)")
 	fs.IntVar(&cfg.Spectators, "spectators", 0, "fanout: spectators of the room; rooms and bots: spectators per room")

@@ -90,6 +90,19 @@ type options struct {
 	rate                            float64
 	burst                           int
 	compress                        bool
+	cluster                         bool
+	node                            string
+	leaseTTL                        time.Duration
+}
+
+// defaultNode is the host name and a random suffix, so that a process
+// restarted on the same host is a new node (its former leases run out).
+func defaultNode() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "lobby"
+	}
+	return host + "-" + strings.ToLower(rooms.NewID()[:6])
 }
 
 func main() {
@@ -107,6 +120,9 @@ func main() {
 	flag.Float64Var(&o.rate, "rate", envFloat("TABULEIRO_RATE", 20), "messages a second each connection may send (env TABULEIRO_RATE); raise it only for load tests")
 	flag.IntVar(&o.burst, "burst", envInt("TABULEIRO_BURST", 40), "burst of messages above -rate (env TABULEIRO_BURST)")
 	flag.BoolVar(&o.compress, "compress", envBool("TABULEIRO_COMPRESS", false), "negotiate permessage-deflate with clients that offer it (env TABULEIRO_COMPRESS)")
+	flag.BoolVar(&o.cluster, "cluster", envBool("TABULEIRO_CLUSTER", false), "run as one of several nodes sharing the Redis of -redis: rooms are leased, commands and frames cross nodes through Redis pub/sub (env TABULEIRO_CLUSTER)")
+	flag.StringVar(&o.node, "node", env("TABULEIRO_NODE", ""), "this node's id among several; empty is the host name and a random suffix (env TABULEIRO_NODE)")
+	flag.DurationVar(&o.leaseTTL, "lease-ttl", envDuration("TABULEIRO_LEASE_TTL", rooms.DefaultLeaseTTL), "with -cluster, how long a room's lease lasts unless renewed (every third of it); a dead node's rooms move after this (env TABULEIRO_LEASE_TTL)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -121,6 +137,13 @@ func main() {
 	if o.grace <= 0 || o.adjourn <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -grace and -adjourn-factor must be positive")
 		os.Exit(2)
+	}
+	if o.cluster && (o.redisURL == "" || o.leaseTTL < 30*time.Millisecond) {
+		fmt.Fprintln(os.Stderr, "lobby: -cluster needs -redis and a -lease-ttl of at least 30ms")
+		os.Exit(2)
+	}
+	if o.node == "" {
+		o.node = defaultNode()
 	}
 	if o.rate <= 0 || o.burst <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
@@ -160,6 +183,14 @@ func run(log *zap.Logger, o options) error {
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		Root: web.Handler()}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
+	if o.cluster {
+		b, err := openBroker(st, o.prefix)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		cfg.Cluster = &server.Cluster{Broker: b, Node: o.node, TTL: o.leaseTTL}
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		return err
@@ -173,7 +204,8 @@ func run(log *zap.Logger, o options) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("lobby listening", zap.String("addr", ln.Addr().String()), zap.Bool("redis", o.redisURL != ""),
-		zap.Int("bots", o.bots), zap.Strings("origins", allowed), zap.Bool("compress", o.compress))
+		zap.Int("bots", o.bots), zap.Strings("origins", allowed), zap.Bool("compress", o.compress),
+		zap.Bool("cluster", o.cluster), zap.String("node", o.node))
 
 	select {
 	case err := <-errc:

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/tabuleiro/tabuleiro/broker"
 
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
@@ -15,4 +18,13 @@ func openRedis(ctx context.Context, url, prefix string) (store.Store, error) {
 		return nil, fmt.Errorf("redis store %s: %w", url, err)
 	}
 	return st, nil
+}
+
+// openBroker opens the Redis pub/sub broker of a node on the store's client.
+func openBroker(st store.Store, prefix string) (broker.Broker, error) {
+	rs, ok := st.(*redisstore.Store)
+	if !ok {
+		return nil, errors.New("-cluster needs the Redis store")
+	}
+	return broker.NewRedis(rs.Client(), prefix+"bus:", 0), nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -147,18 +148,31 @@ type Client struct {
 // addresses so that tens of thousands of connections do not run out of
 // ephemeral ports.
 type Dialer struct {
-	URL     string
+	// URL is one endpoint or several, comma-separated (see Config.Spread).
+	URL string
+	// Spread is Config.Spread.
+	Spread  string
 	Sources int // 127.0.0.1 .. 127.0.0.<Sources> (loopback targets only)
 	// Compress offers permessage-deflate.
 	Compress bool
 	next     atomic.Uint64
 }
 
-func (d *Dialer) dialer(wire *atomic.Int64) *websocket.Dialer {
+// endpoint is the URL of connection id.
+func (d *Dialer) endpoint(id int) string {
+	urls := strings.Split(d.URL, ",")
+	i := id
+	if d.Spread == "room" {
+		i = id / 3 // rooms and bots number room i's connections 3i, 3i+1, 3i+2
+	}
+	return strings.TrimSpace(urls[i%len(urls)])
+}
+
+func (d *Dialer) dialer(wire *atomic.Int64, target string) *websocket.Dialer {
 	wd := &websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 2048, WriteBufferSize: 512,
 		EnableCompression: d.Compress}
 	nd := &net.Dialer{Timeout: 30 * time.Second}
-	if u, err := url.Parse(d.URL); err == nil && d.Sources > 1 {
+	if u, err := url.Parse(target); err == nil && d.Sources > 1 {
 		if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsLoopback() && ip.To4() != nil {
 			n := d.next.Add(1) % uint64(d.Sources)
 			nd.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(1+n))}
@@ -190,9 +204,10 @@ func (c *countingConn) Read(p []byte) (int, error) {
 // Dial connects a new client; its frames go to its inbox until SetHandler.
 func (d *Dialer) Dial(ctx context.Context, id int) (*Client, error) {
 	c := &Client{ID: id, inbox: make(chan *Frame, 64), done: make(chan struct{}), views: map[string]*View{}}
-	ws, _, err := d.dialer(&c.Wire).DialContext(ctx, d.URL, nil)
+	target := d.endpoint(id)
+	ws, _, err := d.dialer(&c.Wire, target).DialContext(ctx, target, nil)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", d.URL, err)
+		return nil, fmt.Errorf("dial %s: %w", target, err)
 	}
 	c.ws = ws
 	go c.read()

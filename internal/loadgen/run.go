@@ -30,9 +30,16 @@ var Modes = []string{"fanout", "rooms", "bots", "reconnect", "idle"}
 
 // Config is one run.
 type Config struct {
-	// URL is the server's WebSocket endpoint, ws://host:port/ws.
-	URL  string
-	Mode string
+	// URL is the server's WebSocket endpoint, ws://host:port/ws; several
+	// comma-separated endpoints (nodes of a cluster) are spread over as
+	// Spread says.
+	URL string
+	// Spread picks the endpoint of connection id among several: "conn"
+	// (id mod n: in fanout the two players and the spectators alternate
+	// nodes) or "room" (rooms and bots: every connection of room i on
+	// endpoint i mod n). Default "conn".
+	Spread string
+	Mode   string
 	// Spectators: fanout, the room's spectators; rooms and bots, per room.
 	Spectators int
 	// Rooms: rooms and bots modes.
@@ -246,7 +253,7 @@ type runner struct {
 // Run runs one workload until it is done or ctx ends.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
-	r := &runner{cfg: cfg, dialer: &Dialer{URL: cfg.URL, Sources: cfg.Sources, Compress: cfg.Compress}}
+	r := &runner{cfg: cfg, dialer: &Dialer{URL: cfg.URL, Spread: cfg.Spread, Sources: cfg.Sources, Compress: cfg.Compress}}
 	defer r.closeAll()
 	var (
 		rep *Report

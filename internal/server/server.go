@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/botpool"
+	"github.com/tabuleiro/tabuleiro/broker"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/metrics"
@@ -50,6 +51,21 @@ type Config struct {
 	// Hub tunes the WebSocket side (limits, keep-alive); its Rooms,
 	// Catalog, Store, Log, Metrics and Origins are filled in by New.
 	Hub hub.Config
+	// Cluster, when not nil, makes this server one of several nodes on one
+	// store (which must implement store.Leases) and one broker
+	// (docs/architecture.md, "Several nodes"). Nil is a single node.
+	Cluster *Cluster
+}
+
+// Cluster is the configuration of a node among several.
+type Cluster struct {
+	// Broker carries commands and frames between the nodes; the caller
+	// owns it.
+	Broker broker.Broker
+	// Node is this node's id, unique among the nodes.
+	Node string
+	// TTL is the rooms' lease lifetime (default rooms.DefaultLeaseTTL).
+	TTL time.Duration
 }
 
 // Server is the running service.
@@ -83,7 +99,18 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New()}
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
-	s.Rooms = rooms.NewManager(rooms.Config{Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
+	var rc *rooms.Cluster
+	var hcl *hub.Cluster
+	if c := cfg.Cluster; c != nil {
+		leases, ok := cfg.Store.(store.Leases)
+		if !ok || c.Broker == nil || c.Node == "" {
+			return nil, errors.New("server: a cluster needs a store with leases, a broker and a node id")
+		}
+		rc = &rooms.Cluster{Leases: leases, Node: c.Node, TTL: c.TTL,
+			OnFenced: func(room string, members []rooms.JoinAs) { h.OnFenced()(room, members) }}
+		hcl = &hub.Cluster{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL}
+	}
+	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
 		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, Now: cfg.Now,
 		OnChange: func() {
@@ -93,8 +120,19 @@ func New(cfg Config) (*Server, error) {
 		}})
 	hc := cfg.Hub
 	hc.Rooms, hc.Catalog, hc.Store, hc.Log, hc.Metrics, hc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
+	hc.Cluster = hcl
 	h = hub.New(hc)
 	s.Hub = h
+	if hcl != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := h.StartCluster(ctx)
+		cancel()
+		if err != nil {
+			_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
+			s.Pool.Close()
+			return nil, err
+		}
+	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /ws", h)
 	mux.HandleFunc("GET /api/games", s.games)
@@ -153,7 +191,7 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) rooms(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"rooms": s.Rooms.Summaries()})
+	writeJSON(w, http.StatusOK, map[string]any{"rooms": s.Hub.RoomSummaries()})
 }
 
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {

@@ -49,6 +49,7 @@ type Store struct {
 	byToken   map[string]store.Player        // token hash -> player
 	playerRms map[string]map[string]struct{} // player id -> unfinished room ids
 	leases    map[string]*lease              // room id -> lease and epoch
+	queues    map[string][]store.MatchEntry  // quick-match queues (match.go)
 	nextSweep time.Time
 }
 

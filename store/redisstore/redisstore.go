@@ -11,6 +11,7 @@
 //	P rooms:live            sorted set: live room ids by UpdatedAt (an index)
 //	P room:{<id>}:lease     string: the node holding the room, expiring (PX)
 //	P room:{<id>}:epoch     integer: incremented at every takeover; fences saves
+//	P match:<game>/<variant> list: quick-match entries (JSON), oldest first (match.go)
 //
 // SaveRoom is one round trip: a pipeline that runs the save script on the
 // room's two keys (seq check, snapshot, log append, TTLs: atomic) followed

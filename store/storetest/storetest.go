@@ -55,6 +55,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"LeaseTakeoverFences", testLeaseTakeoverFences},
 		{"LeaseRenew", testLeaseRenew},
 		{"LeaseRelease", testLeaseRelease},
+		{"MatchPairs", testMatchPairs},
+		{"MatchConcurrent", testMatchConcurrent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

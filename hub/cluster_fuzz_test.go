@@ -1,0 +1,59 @@
+package hub
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/broker"
+	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/rooms"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
+)
+
+// FuzzClusterMessage: whatever arrives on a node's channel (another node's
+// bug, a stray publisher), the node does not panic and goes on serving.
+func FuzzClusterMessage(f *testing.F) {
+	seed := []wire{
+		{K: "cmd", Node: "other", Room: "r1", Req: 1, Conn: 3, Player: "p", Msg: &protocol.ClientMessage{Type: protocol.TypeRoomMove, Room: "r1", Move: "a1"}},
+		{K: "cmd", Node: "other", Room: "r1", Conn: 3, Msg: &protocol.ClientMessage{Type: typeGone, Room: "r1"}},
+		{K: "cmd", Node: "other", Room: "r1", Req: 2},
+		{K: "ack", Node: "other", Req: 7, Status: ackOK},
+		{K: "frames", Node: "other", Room: "r1", Link: 1, Seq: 1, Items: []item{{Conns: []uint64{1, 2}, Frame: json.RawMessage(`{"type":"room.state"}`)}, {Conns: []uint64{1}, J: "spectator"}, {Conns: []uint64{1}, J: "-"}}},
+		{K: "frames", Node: "other", Room: "r1", Link: 1, Seq: 5},
+		{K: "match", Node: "other", Room: "r2", Conn: 1, Seat: 1},
+		{K: "hb", Node: "other", Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}},
+	}
+	for _, w := range seed {
+		b, err := json.Marshal(w)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"k":"frames","i":[{"c":null,"f":null}]}`))
+	f.Add([]byte(`not json`))
+
+	st := memstore.New()
+	m := rooms.NewManager(rooms.Config{Catalog: games.Catalog(), Store: st, Log: zap.NewNop()})
+	b := broker.NewMemory(0)
+	h := New(Config{Rooms: m, Catalog: games.Catalog(), Store: st, Log: zap.NewNop(),
+		Cluster: &Cluster{Broker: b, Leases: st, Node: "me"}})
+	if err := h.StartCluster(context.Background()); err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() {
+		_ = m.Shutdown(context.Background())
+		_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
+		_ = b.Close()
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h.cl.handle(data)
+		if got := h.RoomSummaries(); got == nil && len(m.Summaries()) > 0 {
+			t.Fatal("the lobby stopped answering")
+		}
+	})
+}
