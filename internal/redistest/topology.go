@@ -111,7 +111,7 @@ func StartSentinel(t testing.TB) *Sentinel {
 	}
 	st.Sentinel = startServer(t, conf, []string{"--sentinel"})
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	sc := redis.NewSentinelClient(&redis.Options{Addr: st.Sentinel.Addr(), MaxRetries: -1})
 	defer sc.Close()
