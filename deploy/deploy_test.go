@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tabuleiro/tabuleiro/internal/lobbybin"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 )
 
@@ -265,10 +266,7 @@ func TestDockerfile(t *testing.T) {
 	}
 	// The probe the image's HEALTHCHECK runs works against the real service,
 	// and fails when nothing listens.
-	bin := filepath.Join(t.TempDir(), "lobby")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/lobby").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := lobbybin.Build(t, false)
 	s := testserver.Start(t)
 	if out, err := exec.Command(bin, "-probe", s.URL+"/readyz").CombinedOutput(); err != nil {
 		t.Errorf("probe of a ready server: %v\n%s", err, out)

@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,30 +17,14 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/tabuleiro/tabuleiro/internal/lobbybin"
 	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
-var lobbyBin string
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "clustertest")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	lobbyBin = filepath.Join(dir, "lobby")
-	out, err := exec.Command("go", "build", "-o", lobbyBin, "github.com/tabuleiro/tabuleiro/cmd/lobby").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "go build cmd/lobby: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	goleak.VerifyTestMain(m)
 }
 
 // cluster is the nodes of a test and which of them are down.
@@ -348,7 +329,7 @@ func (g *game) check(cl *cluster, via int) error {
 // acknowledged move is in its history.
 func TestThreeNodes(t *testing.T) {
 	rs := redistest.StartServer(t)
-	cl := &cluster{nodes: startNodes(t, lobbyBin, rs.Addr(), "three:", 3), down: map[int]bool{}}
+	cl := &cluster{nodes: startNodes(t, lobbybin.Build(t, false), rs.Addr(), "three:", 3), down: map[int]bool{}}
 
 	t.Run("QuickMatchAcrossNodes", func(t *testing.T) {
 		a := &person{name: "qa", node: 1}
@@ -519,7 +500,7 @@ func TestThreeNodes(t *testing.T) {
 // after the takeover holds only the new owner's moves.
 func TestPausedNodeCannotWrite(t *testing.T) {
 	rs := redistest.StartServer(t)
-	cl := &cluster{nodes: startNodes(t, lobbyBin, rs.Addr(), "fence:", 2), down: map[int]bool{}}
+	cl := &cluster{nodes: startNodes(t, lobbybin.Build(t, false), rs.Addr(), "fence:", 2), down: map[int]bool{}}
 	a := &person{name: "ana", node: 0}
 	b := &person{name: "bia", node: 1}
 	for _, p := range []*person{a, b} {

@@ -14,21 +14,6 @@ import (
 	"time"
 )
 
-// buildLobby builds cmd/lobby into a temporary directory.
-func buildLobby(t *testing.T) string {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("no go command on PATH to build cmd/lobby: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "lobby")
-	cmd := exec.Command(goBin, "build", "-o", bin, "github.com/tabuleiro/tabuleiro/cmd/lobby")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build cmd/lobby: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // node is one lobby process, a node of the cluster.
 type node struct {
 	t       *testing.T

@@ -20,6 +20,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/internal/lobbybin"
 	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
@@ -149,7 +150,7 @@ func TestCrashRecovery(t *testing.T) {
 	t.Logf("crash test: seed %d (rerun with -crash.seed=%d), %d kills, scale %d", seed, seed, kills, *scaleFlag)
 	rng := rand.New(rand.NewPCG(seed, 0xc4a54))
 
-	bin := buildLobby(t, *raceFlag)
+	bin := lobbybin.Build(t, *raceFlag)
 	rs := redistest.StartServer(t)
 	prefix := fmt.Sprintf("crash%d:", seed)
 	l := newLobby(t, bin, rs.Addr(), prefix)

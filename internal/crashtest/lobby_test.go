@@ -13,26 +13,6 @@ import (
 	"time"
 )
 
-// buildLobby builds cmd/lobby into a temporary directory and returns the
-// binary's path. With race it is built with the race detector.
-func buildLobby(t *testing.T, race bool) string {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("no go command on PATH to build cmd/lobby: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "lobby")
-	args := []string{"build", "-o", bin}
-	if race {
-		args = append(args, "-race")
-	}
-	cmd := exec.Command(goBin, append(args, "github.com/tabuleiro/tabuleiro/cmd/lobby")...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build cmd/lobby: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // lobby is the real binary, run as a child process on a fixed address so
 // that clients come back to the same place after a kill.
 type lobby struct {
