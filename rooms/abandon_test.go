@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -43,7 +44,7 @@ func withGrace(g time.Duration, f int) func(*Config) {
 // grace period the player may claim the win; earlier the claim is refused
 // with the seconds left, and room.state shows when it becomes possible.
 func TestClaimAfterTheGracePeriod(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	st := memstore.New()
 	m := clockManager(t, st, now.Now, withGrace(30*time.Second, 10))
 	r, a, b := twoPlayers(t, m)
@@ -100,7 +101,7 @@ func TestClaimAfterTheGracePeriod(t *testing.T) {
 }
 
 func TestClaimRefusals(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	m := clockManager(t, memstore.New(), now.Now, withGrace(time.Second, 10))
 	a := newMember(1, "a")
 	vsBot, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
@@ -134,7 +135,7 @@ func TestClaimRefusals(t *testing.T) {
 // TestGraceGrowsWithTheClock: under a 10-minute clock the grace is a tenth
 // of it (60 s) when the configured one is shorter.
 func TestGraceGrowsWithTheClock(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	m := clockManager(t, memstore.New(), now.Now, withGrace(30*time.Second, 10))
 	r, a, b := clockedRoom(t, m, 600, 0)
 	both := a.waitState(t, func(s protocol.RoomState) bool { return s.Players[1].Connected })
@@ -221,7 +222,7 @@ func TestWhoKeepsARoomAlive(t *testing.T) {
 // TestRestoreRestartsTheGrace: after a restore every human seat is gone
 // since the restore: the server's downtime does not count.
 func TestRestoreRestartsTheGrace(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	st := memstore.New()
 	m := clockManager(t, st, now.Now, withGrace(30*time.Second, 10))
 	r, a, _ := twoPlayers(t, m)

@@ -2,7 +2,6 @@ package rooms
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -10,32 +9,13 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
-
-// fakeNow is a clock that moves only when told to.
-type fakeNow struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeNow() *fakeNow { return &fakeNow{t: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (f *fakeNow) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.t
-}
-
-func (f *fakeNow) Advance(d time.Duration) {
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.mu.Unlock()
-}
 
 // clockManager is a manager over st whose rooms read the time from now
 // (nil: the real time).
@@ -83,7 +63,7 @@ func clocksOf(t *testing.T, st protocol.RoomState) [2]int64 {
 // the increment; the other clock does not move; room.state shows the time
 // as of the moment it is encoded.
 func TestClockChargesTheMoverAndAddsTheIncrement(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	m := clockManager(t, memstore.New(), now.Now)
 	r, a, b := clockedRoom(t, m, 10, 2)
 	start := a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
@@ -114,7 +94,7 @@ func TestClockChargesTheMoverAndAddsTheIncrement(t *testing.T) {
 // TestMoveAfterTheFlagLoses: a move that arrives when the mover's time is
 // gone (before the timer fired) is refused and the game ends on time.
 func TestMoveAfterTheFlagLoses(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	m := clockManager(t, memstore.New(), now.Now)
 	r, a, b := clockedRoom(t, m, 5, 0)
 	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
@@ -216,7 +196,7 @@ func TestClocksSurviveARestore(t *testing.T) {
 				t.Cleanup(func() { _ = rs.Close() })
 				st = rs
 			}
-			now := newFakeNow()
+			now := fakeclock.New()
 			m := clockManager(t, st, now.Now)
 			r, a, b := clockedRoom(t, m, 10, 1)
 			now.Advance(3 * time.Second)

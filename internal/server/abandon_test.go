@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/protocol"
@@ -32,7 +33,7 @@ func waitNoRooms(t *testing.T, s *testserver.Server) {
 // the grace period (60 s by default, on the server's injected time) the
 // claim ends the game for everyone.
 func TestClaimOverWebSocket(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, sp, room, _ := morrisRoom(t, s)
 	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})

@@ -3,36 +3,16 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
-
-// fakeNow is a time source that moves only when told to.
-type fakeNow struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeNow() *fakeNow { return &fakeNow{t: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (f *fakeNow) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.t
-}
-
-func (f *fakeNow) Advance(d time.Duration) {
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.mu.Unlock()
-}
 
 // clocksOf decodes room.state's clocks; ok is false when they are null.
 func clocksOf(t *testing.T, m testserver.Msg) (c map[string]int64, ok bool) {
@@ -63,7 +43,7 @@ func clockedMorris(t *testing.T, s *testserver.Server, clock map[string]any) (a,
 // second; then a second passes on seat 1's turn and nobody moves: the
 // room's timer ends the game on time and every player sees the result.
 func TestClockFlagFallsOverWebSocket(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, room, st := clockedMorris(t, s, map[string]any{"base": 1, "increment": 0})
 	if c, ok := clocksOf(t, st); !ok || c["0"] != 1000 || c["1"] != 1000 {
@@ -102,7 +82,7 @@ func TestClockFlagFallsInRealTime(t *testing.T) {
 // TestClockIncrementOverWebSocket: with the server's time injected, the
 // charge and the increment are exact; a rematch keeps the time control.
 func TestClockIncrementOverWebSocket(t *testing.T) {
-	now := newFakeNow()
+	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, room, _ := clockedMorris(t, s, map[string]any{"base": 60, "increment": 5})
 	now.Advance(7 * time.Second)
@@ -196,7 +176,7 @@ func TestClocksSurviveARestartWithRedis(t *testing.T) {
 		}
 		return st
 	}
-	now := newFakeNow()
+	now := fakeclock.New()
 	s1 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
 	a, b, room, _ := clockedMorris(t, s1, map[string]any{"base": 300, "increment": 3})
 	now.Advance(10 * time.Second)
