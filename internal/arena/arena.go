@@ -300,15 +300,21 @@ func (m *Match) add(gm Game) {
 	}
 }
 
-// gameSeed is the seed of game i's chance and opening: games 2k and 2k+1
-// share it, so both seat assignments meet the same opening and spawns.
-func gameSeed(seed uint64, i int) uint64 {
-	return seed*0x9e3779b97f4a7c15 + uint64(i/2)*0xbf58476d1ce4e5b9 + 1
+// gameSeed is the seed of game i's chance and opening. In a game of two
+// seats games 2k and 2k+1 share it, so both seat assignments meet the same
+// opening and spawns; a one-seat game has no seats to swap, and each game
+// gets its own (a deterministic bot would otherwise play every game twice).
+func gameSeed(seed uint64, i, seats int) uint64 {
+	k := uint64(i)
+	if seats > 1 {
+		k = uint64(i / 2)
+	}
+	return seed*0x9e3779b97f4a7c15 + k*0xbf58476d1ce4e5b9 + 1
 }
 
 // playOne plays game i: A takes seat i%2.
 func playOne(ctx context.Context, g engine.Game, cfg Config, v engine.Variant, i int) (_ Game, retErr error) {
-	gs := gameSeed(cfg.Seed, i)
+	gs := gameSeed(cfg.Seed, i, v.Seats)
 	s, err := g.New(cfg.Variant, nil, gs)
 	if err != nil {
 		return Game{}, fmt.Errorf("game %d: %w", i, err)

@@ -286,3 +286,22 @@ func TestInterruptedMatchKeepsFinishedGames(t *testing.T) {
 		t.Fatalf("no interruption note in\n%s", out.String())
 	}
 }
+
+// TestSoloGamesDiffer: games of a one-seat game each get their own chance.
+// guloso is deterministic, so two games with the same spawns would be the
+// same game twice.
+func TestSoloGamesDiffer(t *testing.T) {
+	cfg := Config{Game: "2048", Variant: "solo", A: "guloso", Games: 4, Seed: 3}
+	m, err := Run(context.Background(), games.Catalog(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, g := range m.Games {
+		rec := strings.Join(g.Moves, " ")
+		if j, ok := seen[rec]; ok {
+			t.Errorf("games %d and %d played the same moves (%d plies): same seed", j, g.Index, g.Plies)
+		}
+		seen[rec] = g.Index
+	}
+}
