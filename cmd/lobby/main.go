@@ -93,6 +93,7 @@ type options struct {
 	cluster                         bool
 	node                            string
 	leaseTTL                        time.Duration
+	debugAddr                       string
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -123,6 +124,7 @@ func main() {
 	flag.BoolVar(&o.cluster, "cluster", envBool("TABULEIRO_CLUSTER", false), "run as one of several nodes sharing the Redis of -redis: rooms are leased, commands and frames cross nodes through Redis pub/sub (env TABULEIRO_CLUSTER)")
 	flag.StringVar(&o.node, "node", env("TABULEIRO_NODE", ""), "this node's id among several; empty is the host name and a random suffix (env TABULEIRO_NODE)")
 	flag.DurationVar(&o.leaseTTL, "lease-ttl", envDuration("TABULEIRO_LEASE_TTL", rooms.DefaultLeaseTTL), "with -cluster, how long a room's lease lasts unless renewed (every third of it); a dead node's rooms move after this (env TABULEIRO_LEASE_TTL)")
+	flag.StringVar(&o.debugAddr, "debug-addr", env("TABULEIRO_DEBUG_ADDR", ""), "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty serves nothing. Keep it off public interfaces (env TABULEIRO_DEBUG_ADDR)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -196,6 +198,13 @@ func run(log *zap.Logger, o options) error {
 		return err
 	}
 	go server.WarmUp() // ends by itself once the bots' tables are built
+	if o.debugAddr != "" {
+		stopDebug, err := serveDebug(o.debugAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopDebug()
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
