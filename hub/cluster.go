@@ -450,11 +450,7 @@ func (cl *cluster) frames(w *wire) {
 			cl.mu.Unlock()
 			continue
 		}
-		f, err := protocol.RawFrame(it.Frame)
-		if err != nil {
-			cl.log.Warn("bad frame from a node", zap.String("from", w.Node), zap.Error(err))
-			continue
-		}
+		f := protocol.NewFrame(it.Frame)
 		for _, id := range it.Conns {
 			if c := cl.h.connByID(id); c != nil {
 				c.Send(f)

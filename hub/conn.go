@@ -2,6 +2,8 @@ package hub
 
 import (
 	"encoding/json"
+	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,6 +35,8 @@ type conn struct {
 	name     string
 	// patch: the client asked for room.patch frames in hello.
 	patch bool
+	// deflate: permessage-deflate was negotiated at the upgrade.
+	deflate bool
 
 	mu          sync.Mutex
 	closed      bool
@@ -115,7 +119,7 @@ func (c *conn) writer() {
 		select {
 		case f := <-c.send:
 			_ = c.ws.SetWriteDeadline(time.Now().Add(c.h.cfg.WriteWait))
-			if err := c.ws.WritePreparedMessage(f.Prepared()); err != nil {
+			if err := c.write(f); err != nil {
 				c.kill(websocket.CloseAbnormalClosure, "write failed")
 				return
 			}
@@ -141,6 +145,19 @@ func (c *conn) writer() {
 			return
 		}
 	}
+}
+
+// write writes one frame: the bytes as they are on a connection without
+// compression (framing a small message in place costs less than preparing
+// it, and most frames go to a room of two), the prepared message, deflated
+// once for every receiver, on one with permessage-deflate.
+func (c *conn) write(f *protocol.Frame) error {
+	if c.deflate {
+		if pm := f.Prepared(); pm != nil {
+			return c.ws.WritePreparedMessage(pm)
+		}
+	}
+	return c.ws.WriteMessage(websocket.TextMessage, f.Data)
 }
 
 // allow is the per-connection token bucket.
@@ -248,4 +265,19 @@ func (c *conn) cleanup() {
 		zap.String("remote", c.remote), zap.Duration("duration", time.Since(c.start)),
 		zap.Int("code", code), zap.String("reason", reason))
 	h.wg.Done()
+}
+
+// offersDeflate reports whether the upgrade request offers
+// permessage-deflate, which the upgrader accepts when compression is on
+// (gorilla/websocket's own rule: the extension's name, any parameters).
+func offersDeflate(h http.Header) bool {
+	for _, v := range h.Values("Sec-Websocket-Extensions") {
+		for _, ext := range strings.Split(v, ",") {
+			name, _, _ := strings.Cut(ext, ";")
+			if strings.EqualFold(strings.TrimSpace(name), "permessage-deflate") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -178,7 +178,8 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
-		send: make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
+		deflate: h.cfg.Compression && offersDeflate(r.Header),
+		send:    make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
 		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}, inRemote: map[string]bool{}}
 	h.mu.Lock()
 	if h.closing {

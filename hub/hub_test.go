@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -72,5 +73,30 @@ func TestTokensAreRandomAndHashed(t *testing.T) {
 	b, _ := NewToken()
 	if a == b || len(a) < 22 || ha == a || ha != HashToken(a) || len(ha) != 64 {
 		t.Fatalf("tokens %q %q hash %q", a, b, ha)
+	}
+}
+
+func TestOffersDeflate(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []string
+		want   bool
+	}{
+		{"none", nil, false},
+		{"browser", []string{"permessage-deflate; client_max_window_bits"}, true},
+		{"case", []string{"PerMessage-Deflate"}, true},
+		{"second of a list", []string{"x-webkit-deflate-frame, permessage-deflate"}, true},
+		{"second header", []string{"foo", "permessage-deflate;server_no_context_takeover"}, true},
+		{"other extension", []string{"x-webkit-deflate-frame"}, false},
+		{"prefix only", []string{"permessage-deflated"}, false},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		for _, v := range tt.values {
+			h.Add("Sec-WebSocket-Extensions", v)
+		}
+		if got := offersDeflate(h); got != tt.want {
+			t.Errorf("%s: offersDeflate(%q) = %v, want %v", tt.name, tt.values, got, tt.want)
+		}
 	}
 }

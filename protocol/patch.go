@@ -8,8 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-
-	"github.com/gorilla/websocket"
 )
 
 // FeaturePatch is the hello feature that opts a connection into room.patch
@@ -264,15 +262,6 @@ func appendStrings(dst []byte, ss []string) []byte {
 		dst = append(dst, '"')
 	}
 	return append(dst, ']')
-}
-
-// RawFrame wraps an already-encoded JSON message as a prepared text frame.
-func RawFrame(b []byte) (*Frame, error) {
-	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, b)
-	if err != nil {
-		return nil, fmt.Errorf("prepare frame: %w", err)
-	}
-	return &Frame{Data: b, pm: pm}, nil
 }
 
 func asciiRows(rows []string) bool {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/gorilla/websocket"
 
@@ -318,14 +319,31 @@ type ErrorMessage struct {
 }
 
 // Frame is one encoded server message, ready to be written to many
-// connections: the JSON bytes and the prepared WebSocket frame.
+// connections: the JSON bytes, written as they are to a connection without
+// compression, and a prepared WebSocket message, made on first use, that
+// compresses them once for every connection with permessage-deflate. Data
+// is never modified after the frame is made; a Frame is safe for
+// concurrent use.
 type Frame struct {
 	Data []byte
+
+	once sync.Once
 	pm   *websocket.PreparedMessage
 }
 
-// Prepared returns the prepared WebSocket message.
-func (f *Frame) Prepared() *websocket.PreparedMessage { return f.pm }
+// Prepared returns the prepared WebSocket message, making it on the first
+// call.
+func (f *Frame) Prepared() *websocket.PreparedMessage {
+	f.once.Do(func() {
+		// NewPreparedMessage only fails when compressing for a key it is
+		// asked for at once, which it is not here.
+		f.pm, _ = websocket.NewPreparedMessage(websocket.TextMessage, f.Data)
+	})
+	return f.pm
+}
+
+// NewFrame wraps already-encoded JSON as a text frame.
+func NewFrame(b []byte) *Frame { return &Frame{Data: b} }
 
 // Encode encodes v once as a text frame.
 func Encode(v any) (*Frame, error) {
@@ -333,11 +351,7 @@ func Encode(v any) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, b)
-	if err != nil {
-		return nil, err
-	}
-	return &Frame{Data: b, pm: pm}, nil
+	return NewFrame(b), nil
 }
 
 // MustEncode is Encode for values that always encode (the protocol's own

@@ -93,7 +93,7 @@ func (r *Room) publish(coalesce, patchOnly bool, skip Member) {
 				break
 			}
 			if spect == nil {
-				spect = rawFrame(patch)
+				spect = protocol.NewFrame(patch)
 			}
 			f = spect
 		}
@@ -127,7 +127,7 @@ func (r *Room) seatPatch(patch []byte, st *protocol.RoomState, seat int) *protoc
 	if err != nil {
 		panic(fmt.Sprintf("room.patch: %v", err))
 	}
-	return rawFrame(p)
+	return protocol.NewFrame(p)
 }
 
 func orEmpty(l []string) []string {
@@ -135,14 +135,6 @@ func orEmpty(l []string) []string {
 		return []string{}
 	}
 	return l
-}
-
-func rawFrame(b []byte) *protocol.Frame {
-	f, err := protocol.RawFrame(b)
-	if err != nil {
-		panic(fmt.Sprintf("room.patch: %v", err))
-	}
-	return f
 }
 
 // schedulePatchFlush sends the pending spectator-count change to the patch
