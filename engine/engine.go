@@ -123,7 +123,8 @@ type State interface {
 	Extra() map[string]any
 	// Clone returns an independent deep copy.
 	Clone() State
-	// MarshalJSON encodes the complete state; Game.Restore reverses it.
+	// MarshalJSON encodes the complete state as valid JSON (a room writes
+	// it into its own snapshot unchecked); Game.Restore reverses it.
 	MarshalJSON() ([]byte, error)
 }
 

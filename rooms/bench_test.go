@@ -12,7 +12,7 @@ import (
 
 // goRoomWithMoves starts a 19x19 go room between two players and plays n
 // random legal moves (no passes while there is another move).
-func goRoomWithMoves(b *testing.B, n int) *Room {
+func goRoomWithMoves(b testing.TB, n int) *Room {
 	b.Helper()
 	m := NewManager(Config{Catalog: games.Catalog(), Store: memstore.New()})
 	b.Cleanup(func() { _ = m.Shutdown(context.Background()) })

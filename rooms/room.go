@@ -81,6 +81,7 @@ type Room struct {
 	moves      int64
 	seatMoves  []int64
 	history    []protocol.LastMove // every move since the start (room.state "moves")
+	logEnc     moveLogEncoder      // history as the snapshot's JSON, kept between saves
 	botPending []bool
 	rematch    []int
 	next       string

@@ -10,9 +10,19 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
-// snapshotV1 is the room snapshot kept by the store: the room's metadata and
-// the engine's own snapshot. Manager.Restore rebuilds a room from it.
+// snapshotV1 is the room snapshot kept by the store: the room's metadata,
+// its move log and the engine's own snapshot. Manager.Restore rebuilds a
+// room from it.
 type snapshotV1 struct {
+	snapshotMeta
+	MoveLog []string        `json:"moveLog,omitempty"`
+	Engine  json.RawMessage `json:"engine"`
+}
+
+// snapshotMeta is the part of a snapshot that does not grow with the game:
+// a save encodes it whole; the move log and the engine's snapshot, which
+// do grow, are appended to it (see Room.snapshot).
+type snapshotMeta struct {
 	V         int                `json:"v"`
 	ID        string             `json:"id"`
 	Game      string             `json:"game"`
@@ -30,10 +40,8 @@ type snapshotV1 struct {
 	Seed      uint64             `json:"seed"`
 	Moves     int64              `json:"moves"`
 	SeatMoves []int64            `json:"seatMoves"`
-	MoveLog   []string           `json:"moveLog,omitempty"`
 	Rematch   []int              `json:"rematch,omitempty"`
 	Next      string             `json:"next,omitempty"`
-	Engine    json.RawMessage    `json:"engine"`
 }
 
 type seatSnap struct {
@@ -42,23 +50,85 @@ type seatSnap struct {
 	Bot      string `json:"bot,omitempty"`
 }
 
+// snapshot encodes the room for the store. The metadata goes through
+// encoding/json; the move log comes from r.logEnc, which appends the moves
+// made since the last save, and the engine's snapshot is written as the
+// engine encoded it (valid JSON by the engine contract, checked by
+// enginetest), so a save does not encode the whole game again nor scan the
+// engine's bytes a second time (encoding/json compacts every RawMessage).
 func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	eng, err := r.state.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	s := snapshotV1{V: 1, ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Seq: r.seq,
+	s := snapshotMeta{V: 1, ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Seq: r.seq,
 		Result: r.result, LastMove: r.lastMove, Created: r.created, Updated: now, Private: r.private,
 		Watch: r.watch, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
-		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next, Engine: eng}
+		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next}
 	for _, st := range r.seats {
 		s.Seats = append(s.Seats, seatSnap(st))
 	}
-	s.MoveLog = make([]string, len(r.history))
-	for i, mv := range r.history {
-		s.MoveLog[i] = strconv.Itoa(mv.Seat) + ":" + mv.Move
+	meta, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(s)
+	log := r.logEnc.encode(r.history)
+	out := make([]byte, 0, len(meta)+len(log)+len(eng)+24)
+	out = append(out, meta[:len(meta)-1]...) // without its closing brace
+	if len(r.history) > 0 {
+		out = append(out, `,"moveLog":`...)
+		out = append(out, log...)
+	}
+	out = append(out, `,"engine":`...)
+	out = append(out, eng...)
+	return append(out, '}'), nil
+}
+
+// moveLogEncoder keeps a room's move log encoded as its snapshot's JSON
+// array. The history grows between saves, or loses its last entries when a
+// refused save rolls a change back: encode keeps the longest prefix it
+// holds that the history still starts with and appends the rest.
+type moveLogEncoder struct {
+	buf  []byte              // "[" and the entries, without the closing "]"
+	ends []int               // ends[i] is len(buf) after entry i, before the "]"
+	held []protocol.LastMove // the entries encoded in buf
+}
+
+// encode returns the JSON array of history's entries ("seat:move"). The
+// result is valid until the next call.
+func (e *moveLogEncoder) encode(history []protocol.LastMove) []byte {
+	n := 0 // entries of buf still valid
+	for n < len(e.held) && n < len(history) && e.held[n] == history[n] {
+		n++
+	}
+	e.held, e.ends = append(e.held[:n], history[n:]...), e.ends[:n]
+	if n == 0 {
+		e.buf = append(e.buf[:0], '[')
+	} else {
+		e.buf = e.buf[:e.ends[n-1]]
+	}
+	for i, mv := range history[n:] {
+		if n+i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = appendJSONString(e.buf, strconv.Itoa(mv.Seat)+":"+mv.Move)
+		e.ends = append(e.ends, len(e.buf))
+	}
+	return append(e.buf, ']')
+}
+
+// appendJSONString appends s as a JSON string: as it is when it is plain
+// printable ASCII (moves are), through encoding/json otherwise.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			enc, _ := json.Marshal(s) // a string always encodes
+			return append(dst, enc...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }
 
 func (r *Room) fromSnapshot(s snapshotV1) error {

@@ -180,6 +180,10 @@ func checkSnapshot(g engine.Game, s engine.State) (engine.State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("marshal: %w", err)
 	}
+	// Rooms write the snapshot into theirs as it is, unchecked.
+	if !json.Valid(snap) {
+		return nil, fmt.Errorf("snapshot is not valid JSON: %s", snap)
+	}
 	r, err := g.Restore(snap)
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)

@@ -236,13 +236,57 @@ type snapshot struct {
 	ToMove  string    `json:"toMove"`
 }
 
-// MarshalJSON encodes the complete state deterministically.
+// MarshalJSON encodes the complete state deterministically, with the
+// bytes encoding/json would write for a snapshot. A room saves after
+// every move, so the growing move list is written directly rather than
+// through reflection.
 func (s *state) MarshalJSON() ([]byte, error) {
-	moves := s.moves
-	if moves == nil {
-		moves = []string{}
+	start, err := json.Marshal(s.start)
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves, Board: s.board.rows(), ToMove: s.toMove.name()})
+	n := s.board.geo.n
+	b := make([]byte, 0, 64+len(start)+6*len(s.moves)+(n+3)*n)
+	b = append(b, `{"variant":`...)
+	b = appendJSONString(b, s.variant)
+	b = append(b, `,"start":`...)
+	b = append(b, start...)
+	b = append(b, `,"moves":[`...)
+	for i, m := range s.moves {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, m)
+	}
+	b = append(b, `],"board":[`...)
+	for r := n - 1; r >= 0; r-- {
+		if r < n-1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		for c := range n {
+			b = append(b, s.board.cells[r*n+c].symbol())
+		}
+		b = append(b, '"')
+	}
+	b = append(b, `],"toMove":`...)
+	b = appendJSONString(b, s.toMove.name())
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends str as encoding/json writes it: as it is when
+// it is printable ASCII that needs no escape (moves, variants and colours
+// are), through encoding/json otherwise.
+func appendJSONString(b []byte, str string) []byte {
+	for i := 0; i < len(str); i++ {
+		if c := str[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			enc, _ := json.Marshal(str) // a string always encodes
+			return append(b, enc...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, str...)
+	return append(b, '"')
 }
 
 // restore rebuilds a state from its snapshot by replaying the moves.

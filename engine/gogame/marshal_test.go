@@ -1,0 +1,59 @@
+package gogame
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMarshalJSONIsEncodingJSON: the hand-written encoder writes the same
+// bytes as encoding/json writes for the snapshot struct, on every position
+// of random games of each size, from an empty board and from a setup.
+func TestMarshalJSONIsEncodingJSON(t *testing.T) {
+	tests := []struct {
+		name, variant, setup string
+	}{
+		{"9x9", "9", ""},
+		{"13x13", "13", ""},
+		{"19x19", "19", ""},
+		{"9x9 setup, white to move", "9", setupJSON(t, []string{"C3", "D4"}, []string{"E5"}, "white")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(len(tt.name))))
+			s := mustNew(t, tt.variant, tt.setup)
+			for ply := 0; ply < 150 && !s.over(); ply++ {
+				got, err := s.MarshalJSON()
+				if err != nil {
+					t.Fatal(err)
+				}
+				moves := s.moves
+				if moves == nil {
+					moves = []string{}
+				}
+				want, err := json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves,
+					Board: s.board.rows(), ToMove: s.toMove.name()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Fatalf("ply %d: MarshalJSON\n got %s\nwant %s", ply, got, want)
+				}
+				seat, _ := s.Turn()
+				legal := s.Legal(seat)
+				if err := s.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestAppendJSONString(t *testing.T) {
+	for _, str := range []string{"", "D4", "pass", "black", `a"b`, `back\slash`, "<&>", "\x01", "ção", "\u2028"} {
+		want, _ := json.Marshal(str)
+		if got := appendJSONString([]byte("x"), str); string(got) != "x"+string(want) {
+			t.Errorf("appendJSONString(%q) = %s, want x%s", str, got, want)
+		}
+	}
+}
