@@ -61,8 +61,13 @@ type Room struct {
 	rollback engine.State
 	seats    []Seat
 	members  map[uint64]*member
-	status   string
-	seq      int64
+	// spectating counts the members with the spectator role and
+	// memberOf the members of each player id, so that a room.state does not
+	// walk every member (see addMember, removeMember).
+	spectating int
+	memberOf   map[string]int
+	status     string
+	seq        int64
 	// seqFloor is the seq of the last save that failed without a definite
 	// answer: it may still land in the store, so a rolled-back room never
 	// reuses that seq (see save).
@@ -336,9 +341,40 @@ func (r *Room) send(mem Member, f *protocol.Frame) {
 
 func (r *Room) drop(mem Member) {
 	if _, ok := r.members[mem.ConnID()]; ok {
-		delete(r.members, mem.ConnID())
+		r.removeMember(mem.ConnID())
 		mem.Left(r)
 		r.notePresence()
+	}
+}
+
+// addMember makes mb the member of its connection, in place of the one it
+// replaces.
+func (r *Room) addMember(mb *member) {
+	r.removeMember(mb.m.ConnID())
+	r.members[mb.m.ConnID()] = mb
+	if mb.role == RoleSpectator {
+		r.spectating++
+	}
+	if r.memberOf == nil {
+		r.memberOf = map[string]int{}
+	}
+	r.memberOf[mb.m.PlayerID()]++
+}
+
+// removeMember forgets the member of connection id, if any.
+func (r *Room) removeMember(id uint64) {
+	mb, ok := r.members[id]
+	if !ok {
+		return
+	}
+	delete(r.members, id)
+	if mb.role == RoleSpectator {
+		r.spectating--
+	}
+	if p := mb.m.PlayerID(); r.memberOf[p] <= 1 {
+		delete(r.memberOf, p)
+	} else {
+		r.memberOf[p]--
 	}
 }
 
@@ -347,26 +383,10 @@ func (r *Room) connected(seat int) bool {
 	if s.Bot != "" {
 		return true
 	}
-	if s.PlayerID == "" {
-		return false
-	}
-	for _, mb := range r.members {
-		if mb.m.PlayerID() == s.PlayerID {
-			return true
-		}
-	}
-	return false
+	return s.PlayerID != "" && r.memberOf[s.PlayerID] > 0
 }
 
-func (r *Room) spectators() int {
-	n := 0
-	for _, mb := range r.members {
-		if mb.role == RoleSpectator {
-			n++
-		}
-	}
-	return n
-}
+func (r *Room) spectators() int { return r.spectating }
 
 func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	if as != RolePlayer && as != RoleSpectator {
@@ -410,7 +430,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	if !isMember || old.role != role {
 		wasConnected := seat >= 0 && !seatTaken && r.connected(seat)
-		r.members[mem.ConnID()] = &member{m: mem, role: role, seat: seat, patch: wantsPatch(mem), at: -1}
+		r.addMember(&member{m: mem, role: role, seat: seat, patch: wantsPatch(mem), at: -1})
 		if role == RoleSpectator || !wasConnected || (isMember && old.role == RoleSpectator) {
 			changed = true
 		}
@@ -446,7 +466,7 @@ func (r *Room) leave(mem Member) {
 	if !ok {
 		return
 	}
-	delete(r.members, mem.ConnID())
+	r.removeMember(mem.ConnID())
 	mem.Left(r)
 	r.notePresence()
 	if mb.role == RolePlayer && r.connected(mb.seat) {
