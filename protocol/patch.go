@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // FeaturePatch is the hello feature that opts a connection into room.patch
@@ -72,11 +73,13 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	}
 	b.WriteString(`,"seq":`)
 	b.WriteString(strconv.FormatInt(cur.Seq, 10))
+	var scratch []byte
 	field := func(k string, v any) error {
-		enc, err := json.Marshal(v)
+		enc, err := appendValue(scratch[:0], v)
 		if err != nil {
 			return fmt.Errorf("encode %s: %w", k, err)
 		}
+		scratch = enc
 		b.WriteString(`,"`)
 		b.WriteString(k)
 		b.WriteString(`":`)
@@ -188,7 +191,7 @@ var coreKeys = map[string]bool{"type": true, "room": true, "game": true, "varian
 func rawFields(cur *RoomState) (map[string]json.RawMessage, error) {
 	raw := make(map[string]json.RawMessage, 4+len(cur.Extra))
 	put := func(k string, v any) error {
-		enc, err := json.Marshal(v)
+		enc, err := appendValue(nil, v)
 		if err != nil {
 			return fmt.Errorf("encode room.state %s: %w", k, err)
 		}
@@ -314,6 +317,17 @@ func mergeObject(old, cur json.RawMessage) (json.RawMessage, error) {
 	if len(old) == 0 || old[0] != '{' || len(cur) == 0 || cur[0] != '{' {
 		return nil, errors.New("not two objects")
 	}
+	var ob, cb [8]flatMember
+	if fo, ok := splitFlat(old, ob[:0]); ok {
+		if fc, ok := splitFlat(cur, cb[:0]); ok {
+			return mergeFlat(fo, fc)
+		}
+	}
+	return mergeDecoded(old, cur)
+}
+
+// mergeDecoded is mergeObject through encoding/json, for any two objects.
+func mergeDecoded(old, cur json.RawMessage) (json.RawMessage, error) {
 	var o, c map[string]json.RawMessage
 	if err := json.Unmarshal(old, &o); err != nil {
 		return nil, err
@@ -343,6 +357,41 @@ func mergeObject(old, cur json.RawMessage) (json.RawMessage, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// mergeFlat is mergeObject for two flat objects (see splitFlat).
+func mergeFlat(o, c []flatMember) (json.RawMessage, error) {
+	find := func(ms []flatMember, k string) ([]byte, bool) {
+		for _, m := range ms {
+			if m.key == k {
+				return m.val, true
+			}
+		}
+		return nil, false
+	}
+	for _, m := range o {
+		if _, ok := find(c, m.key); !ok {
+			return nil, errNoPatch
+		}
+	}
+	slices.SortFunc(c, func(a, b flatMember) int { return strings.Compare(a.key, b.key) })
+	out := make([]byte, 0, 64)
+	out = append(out, '{')
+	n := 0
+	for _, m := range c {
+		if ov, ok := find(o, m.key); ok && bytes.Equal(ov, m.val) {
+			continue
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		n++
+		out = append(out, '"')
+		out = append(out, m.key...)
+		out = append(out, '"', ':')
+		out = append(out, m.val...)
+	}
+	return append(out, '}'), nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
