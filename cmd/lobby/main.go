@@ -94,6 +94,7 @@ type options struct {
 	node                            string
 	leaseTTL                        time.Duration
 	debugAddr                       string
+	warmUp                          bool
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -124,6 +125,7 @@ func main() {
 	flag.BoolVar(&o.cluster, "cluster", envBool("TABULEIRO_CLUSTER", false), "run as one of several nodes sharing the Redis of -redis: rooms are leased, commands and frames cross nodes through Redis pub/sub (env TABULEIRO_CLUSTER)")
 	flag.StringVar(&o.node, "node", env("TABULEIRO_NODE", ""), "this node's id among several; empty is the host name and a random suffix (env TABULEIRO_NODE)")
 	flag.DurationVar(&o.leaseTTL, "lease-ttl", envDuration("TABULEIRO_LEASE_TTL", rooms.DefaultLeaseTTL), "with -cluster, how long a room's lease lasts unless renewed (every third of it); a dead node's rooms move after this (env TABULEIRO_LEASE_TTL)")
+	flag.BoolVar(&o.warmUp, "warm-up", envBool("TABULEIRO_WARM_UP", true), "build the bots' precomputed tables at start-up, a few seconds of one core (env TABULEIRO_WARM_UP); false leaves it to the first game that needs them, for benchmarks of the steady state")
 	flag.StringVar(&o.debugAddr, "debug-addr", env("TABULEIRO_DEBUG_ADDR", ""), "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty serves nothing. Keep it off public interfaces (env TABULEIRO_DEBUG_ADDR)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
@@ -197,7 +199,13 @@ func run(log *zap.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	go server.WarmUp() // ends by itself once the bots' tables are built
+	if o.warmUp {
+		go func() { // ends by itself once the bots' tables are built
+			start := time.Now()
+			server.WarmUp()
+			log.Info("bots warmed up", zap.Duration("took", time.Since(start)))
+		}()
+	}
 	if o.debugAddr != "" {
 		stopDebug, err := serveDebug(o.debugAddr, log)
 		if err != nil {
