@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
@@ -215,8 +216,13 @@ func (s *searcher) chanceNode(b Bitboard, depth int, prob float64) float64 {
 	if depth == 0 || prob < s.cfg.probCutoff {
 		return float64(b.Evaluate())
 	}
-	if s.inner++; s.inner&1023 == 0 && !s.deadline.IsZero() && time.Now().After(s.deadline) {
-		s.aborted = true
+	if s.inner++; s.inner&1023 == 0 {
+		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			s.aborted = true
+		}
+		// Let the service's goroutines run (a search is CPU-bound and Go
+		// preempts it only every 10 ms): about every 50 us of search.
+		runtime.Gosched()
 	}
 	if s.aborted {
 		return 0

@@ -47,6 +47,11 @@ const (
 	maxNodes = 1 << 20
 	// clockEvery is how many simulations run between clock reads.
 	clockEvery = 16
+	// yieldEvery is how many simulations run between yields of the
+	// processor (runtime.Gosched): a search thread never holds a core for
+	// more than a few of them while the service's goroutines wait (see
+	// docs/bots/go.md, "Bots and human rooms").
+	yieldEvery = 2
 	// deadlineMargin is kept before the caller's deadline to answer in time.
 	deadlineMargin = 30 * time.Millisecond
 )
@@ -320,6 +325,9 @@ func (sr *searcher) run(n int, stop time.Time) {
 	for i := range n {
 		if i%clockEvery == clockEvery-1 && !stop.IsZero() && time.Now().After(stop) {
 			return
+		}
+		if i%yieldEvery == yieldEvery-1 {
+			runtime.Gosched()
 		}
 		sr.simulate()
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"time"
 
@@ -98,6 +99,9 @@ const (
 	forteExploration = 1.2
 	// forteClockEvery is how many playouts forte runs between clock reads.
 	forteClockEvery = 32
+	// forteYieldEvery is how many playouts run between yields of the
+	// processor (runtime.Gosched).
+	forteYieldEvery = 8
 )
 
 // forte is our own player (Questão 11): it plays a winning move at once if
@@ -141,6 +145,12 @@ func forteSearch(s *state, ms []move, rng *rand.Rand, deadline time.Time) *uctNo
 		}
 		if root.proven != 0 {
 			break // the game is solved from here: more playouts change nothing
+		}
+		if i%forteYieldEvery == forteYieldEvery-1 {
+			// Let the service's goroutines run: a search is CPU-bound and
+			// Go preempts it only every 10 ms, and network-woken goroutines
+			// wait behind it in the global run queue.
+			runtime.Gosched()
 		}
 		root.iterate(s.clone(), rng)
 	}
