@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -95,6 +96,7 @@ type options struct {
 	leaseTTL                        time.Duration
 	debugAddr                       string
 	warmUp                          bool
+	botCores                        int
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -116,6 +118,7 @@ func main() {
 	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
 	flag.IntVar(&o.adjourn, "adjourn-factor", envInt("TABULEIRO_ADJOURN_FACTOR", rooms.DefaultAdjournFactor), "a game without a clock that nobody is in is adjourned after grace times this (env TABULEIRO_ADJOURN_FACTOR)")
 	flag.StringVar(&o.origins, "origins", env("TABULEIRO_ORIGINS", ""), "comma-separated Origins allowed for /ws besides the same origin; * allows any (env TABULEIRO_ORIGINS)")
+	flag.IntVar(&o.botCores, "bot-cores", envInt("TABULEIRO_BOT_CORES", max(1, runtime.NumCPU()-1)), "how many bot search threads may run at once, so that the rest of the cores always serve the rooms; 0 lets them use every core (env TABULEIRO_BOT_CORES)")
 	flag.IntVar(&o.bots, "bots", envInt("TABULEIRO_BOTS", runtime.NumCPU()), "bot worker pool size (env TABULEIRO_BOTS)")
 	flag.DurationVar(&o.botTimeout, "bot-timeout", envDuration("TABULEIRO_BOT_TIMEOUT", 2*time.Second), "deadline of one bot turn (env TABULEIRO_BOT_TIMEOUT)")
 	flag.DurationVar(&o.watchDelay, "watch-delay", envDuration("TABULEIRO_WATCH_DELAY", 700*time.Millisecond), "pause before each move in bot-only rooms (env TABULEIRO_WATCH_DELAY)")
@@ -148,6 +151,10 @@ func main() {
 	}
 	if o.node == "" {
 		o.node = defaultNode()
+	}
+	if o.botCores < 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -bot-cores must be 0 or more")
+		os.Exit(2)
 	}
 	if o.rate <= 0 || o.burst <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
@@ -183,6 +190,7 @@ func run(log *zap.Logger, o options) error {
 			allowed = append(allowed, origin)
 		}
 	}
+	engine.LimitSearch(o.botCores)
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		Root: web.Handler()}
@@ -221,7 +229,7 @@ func run(log *zap.Logger, o options) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("lobby listening", zap.String("addr", ln.Addr().String()), zap.Bool("redis", o.redisURL != ""),
-		zap.Int("bots", o.bots), zap.Strings("origins", allowed), zap.Bool("compress", o.compress),
+		zap.Int("bots", o.bots), zap.Int("botCores", o.botCores), zap.Strings("origins", allowed), zap.Bool("compress", o.compress),
 		zap.Bool("cluster", o.cluster), zap.String("node", o.node))
 
 	select {

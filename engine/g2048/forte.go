@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
@@ -69,11 +68,13 @@ type searcher struct {
 	limit    int // abandon the iteration when nodes exceed it (0: no limit)
 	deadline time.Time
 	aborted  bool
+	slot     *engine.SearchSlot // yielded every 1024 inner nodes
 }
 
-// newSearcher starts a decision with an empty cache.
+// newSearcher starts a decision with an empty cache. The caller releases
+// its search slot when the decision is made.
 func newSearcher(cfg searchConfig, deadline time.Time) *searcher {
-	return &searcher{cache: make([]cacheEntry, cacheSize), cfg: cfg, deadline: deadline}
+	return &searcher{cache: make([]cacheEntry, cacheSize), cfg: cfg, deadline: deadline, slot: engine.AcquireSearch()}
 }
 
 // forte is the bot of level "forte": an expectimax search on Bitboards
@@ -130,6 +131,7 @@ func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, s
 		}
 	}
 	s := newSearcher(cfg, deadline)
+	defer s.slot.Release()
 	start := time.Now()
 	best = North
 	prevNodes, lastNodes := 0, 0
@@ -220,9 +222,9 @@ func (s *searcher) chanceNode(b Bitboard, depth int, prob float64) float64 {
 		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
 			s.aborted = true
 		}
-		// Let the service's goroutines run (a search is CPU-bound and Go
-		// preempts it only every 10 ms): about every 50 us of search.
-		runtime.Gosched()
+		// Let the service's goroutines and other searches run: about
+		// every 50 us of search.
+		s.slot.Yield()
 	}
 	if s.aborted {
 		return 0

@@ -182,6 +182,7 @@ func TestChanceNodeFollowsItsDefinition(t *testing.T) {
 					continue // keep the plain recursion quick
 				}
 				sr := newSearcher(searchConfig{maxDepth: depth + 1}, time.Time{})
+				defer sr.slot.Release()
 				for i, d := range directions {
 					after := g
 					if !after.reduce(d) {

@@ -27,7 +27,8 @@ type mctsLevel struct {
 	maxTime time.Duration
 	// threads is the number of independent trees searched in parallel
 	// (root parallelisation) inside the call, joined before it returns; 0
-	// means runtime.GOMAXPROCS(0), every core the process may use.
+	// means runtime.GOMAXPROCS(0), every core the process may use, or the
+	// process's search limit (engine.LimitSearch) when it is lower.
 	threads int
 }
 
@@ -48,9 +49,9 @@ const (
 	// clockEvery is how many simulations run between clock reads.
 	clockEvery = 16
 	// yieldEvery is how many simulations run between yields of the
-	// processor (runtime.Gosched): a search thread never holds a core for
-	// more than a few of them while the service's goroutines wait (see
-	// docs/bots/go.md, "Bots and human rooms").
+	// processor and the search slot (engine.SearchSlot): a search thread
+	// never holds a core for more than a few of them while the service's
+	// goroutines wait (see docs/bots/BOTS.md, "Bots beside human rooms").
 	yieldEvery = 2
 	// deadlineMargin is kept before the caller's deadline to answer in time.
 	deadlineMargin = 30 * time.Millisecond
@@ -143,6 +144,9 @@ func (s *state) mctsMove(lv mctsLevel, rng *rand.Rand, deadline time.Time) strin
 	threads := lv.threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
+		if limit := engine.SearchLimit(); limit > 0 {
+			threads = min(threads, limit) // more trees would only wait
+		}
 	}
 	budget := max(lv.playouts, threads)
 	var stop time.Time
@@ -322,12 +326,14 @@ func newSearcher(root *Playout, last int, children []rootChild, rng *rand.Rand) 
 // run plays n simulations, or fewer when the clock passes stop (a zero stop
 // is no time limit).
 func (sr *searcher) run(n int, stop time.Time) {
+	slot := engine.AcquireSearch()
+	defer slot.Release()
 	for i := range n {
 		if i%clockEvery == clockEvery-1 && !stop.IsZero() && time.Now().After(stop) {
 			return
 		}
 		if i%yieldEvery == yieldEvery-1 {
-			runtime.Gosched()
+			slot.Yield()
 		}
 		sr.simulate()
 	}

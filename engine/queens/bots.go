@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"time"
 
@@ -100,7 +99,7 @@ const (
 	// forteClockEvery is how many playouts forte runs between clock reads.
 	forteClockEvery = 32
 	// forteYieldEvery is how many playouts run between yields of the
-	// processor (runtime.Gosched).
+	// processor and the search slot (engine.SearchSlot).
 	forteYieldEvery = 8
 )
 
@@ -137,6 +136,8 @@ func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (strin
 // returns the root.
 func forteSearch(s *state, ms []move, rng *rand.Rand, deadline time.Time) *uctNode {
 	root := &uctNode{untried: slices.Clone(ms), toMove: s.toMove}
+	slot := engine.AcquireSearch()
+	defer slot.Release()
 	for i := range fortePlayouts {
 		// The only clock read of the package: the Bot contract asks a
 		// searching bot to stop at the deadline.
@@ -147,10 +148,7 @@ func forteSearch(s *state, ms []move, rng *rand.Rand, deadline time.Time) *uctNo
 			break // the game is solved from here: more playouts change nothing
 		}
 		if i%forteYieldEvery == forteYieldEvery-1 {
-			// Let the service's goroutines run: a search is CPU-bound and
-			// Go preempts it only every 10 ms, and network-woken goroutines
-			// wait behind it in the global run queue.
-			runtime.Gosched()
+			slot.Yield() // let the service's goroutines and other searches run
 		}
 		root.iterate(s.clone(), rng)
 	}
