@@ -64,7 +64,12 @@ func (r *Room) publish(coalesce, patchOnly bool, skip Member) {
 			f = fullFrame()
 		case mb.at == st.Seq:
 			continue
-		case coalesce && mb.at == base:
+		case coalesce:
+			// A spectator-count change waits for the next move or the
+			// flush timer, also for a member that joined since the last
+			// diff (it holds a state newer than the patcher's base and
+			// gets the full state then, once, not at every join of a
+			// crowd).
 			r.schedulePatchFlush()
 			continue
 		default:

@@ -191,3 +191,46 @@ func TestPatchClientsSeeTheSameStateAsFullClients(t *testing.T) {
 		t.Errorf("the patch spectator received %d bytes of patches, the full one %d bytes of states: want under a quarter", patchBytes, fullBytes)
 	}
 }
+
+// TestCrowdJoiningSendsOneFullStateEach: spectators taking patches join
+// one after another before any move. Each gets the full state when it
+// joins and at most once more (with the next move or the spectator-count
+// flush), never again at every later join: a crowd of N joining would
+// otherwise cost N^2/2 full states.
+func TestCrowdJoiningSendsOneFullStateEach(t *testing.T) {
+	s := testserver.Start(t)
+	a := s.Hello(t, "ana", "")
+	b := s.Hello(t, "bia", "")
+	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "19", "opponent": "human"})
+	room := a.Wait("room.joined", nil).Room
+	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	st := a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" && m.Players[1].Connected })
+
+	const crowd = 12
+	var followers []*follower
+	for i := range crowd {
+		c := helloPatch(t, s, "crowd")
+		c.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
+		f := &follower{t: t, c: c, room: room, state: map[string]any{}}
+		m := c.State(room, nil) // its own full state on joining
+		if err := json.Unmarshal(m.Raw, &f.state); err != nil {
+			t.Fatal(err)
+		}
+		if m.Spectators != i+1 {
+			t.Fatalf("spectator %d joined a state with %d spectators", i+1, m.Spectators)
+		}
+		f.fulls = append(f.fulls, len(m.Raw))
+		followers = append(followers, f)
+	}
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": st.Legal[0]})
+	moved := b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil })
+	for i, f := range followers {
+		f.until(moved.Seq)
+		if len(f.fulls) > 2 {
+			t.Errorf("spectator %d of %d got %d full states, want at most 2 (its join, then the move or flush)", i+1, crowd, len(f.fulls))
+		}
+		if got := f.state["spectators"].(float64); got != crowd {
+			t.Errorf("spectator %d rebuilt %v spectators, want %d", i+1, got, crowd)
+		}
+	}
+}
