@@ -129,8 +129,11 @@ func (d *Dialer) endpoint(id int) string {
 	return strings.TrimSpace(urls[i%len(urls)])
 }
 
+// dialer is a websocket dialer for target. Its 4 KiB read buffer (as the
+// Colyseus load client's) takes a player's 2.2 KB go 19x19 patch or a
+// 2.8 KB full state in one read(2) instead of two.
 func (d *Dialer) dialer(wire *atomic.Int64, target string) *websocket.Dialer {
-	wd := &websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 2048, WriteBufferSize: 512,
+	wd := &websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 4096, WriteBufferSize: 512,
 		EnableCompression: d.Compress}
 	nd := &net.Dialer{Timeout: 30 * time.Second}
 	if u, err := url.Parse(target); err == nil && d.Sources > 1 {

@@ -74,10 +74,49 @@ func ChooseMove(game string, size int, legal Moves, k int) string {
 	// at the smallest distance forward.
 	n := size * size
 	k %= n
-	best := -1
-	for m := range legal.each() {
-		if p, ok := goPoint(m, size); ok && (best < 0 || (p-k+n)%n < (best-k+n)%n) {
-			best = p
+	best, bestD := -1, n
+	// consider says when m is point k itself: nothing can be nearer.
+	consider := func(m []byte) bool {
+		p, ok := goPoint(m, size)
+		if !ok {
+			return false
+		}
+		d := p - k
+		if d < 0 {
+			d += n
+		}
+		if d < bestD {
+			best, bestD = p, d
+		}
+		return d == 0
+	}
+	// legal was checked as an array of strings and nulls, so a quote
+	// opens or closes a string unless it is escaped; escapes (which the
+	// server never writes in a move) take the decoding path.
+	plain := true
+	for i := 0; i < len(legal); i++ {
+		if legal[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(legal) && legal[j] != '"' && legal[j] != '\\' {
+			j++
+		}
+		if j >= len(legal) || legal[j] == '\\' {
+			plain = false
+			break
+		}
+		if consider(legal[i+1 : j]) {
+			break
+		}
+		i = j
+	}
+	if !plain {
+		best, bestD = -1, n
+		for m := range legal.each() {
+			if consider(m) {
+				break
+			}
 		}
 	}
 	if best < 0 {

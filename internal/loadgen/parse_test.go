@@ -497,3 +497,19 @@ func FuzzServerFrame(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkChooseMove(b *testing.B) {
+	var p parser
+	f := new(Frame)
+	if err := p.parse(f, readFrame(b, realFrames[0])); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		if ChooseMove("go", 19, f.Legal(), k) == "" {
+			b.Fatal("no move")
+		}
+		k++
+	}
+}
