@@ -200,7 +200,7 @@ func (c *Client) read() {
 		data, err := readAll(r, (*buf)[:0])
 		at := time.Now()
 		if err == nil {
-			err = c.handle1(&p, f, data, at)
+			err = c.deliver(&p, f, data, at)
 		}
 		*buf = data[:0]
 		readBufs.Put(buf)
@@ -229,9 +229,9 @@ func readAll(r io.Reader, b []byte) ([]byte, error) {
 	}
 }
 
-// handle1 decodes one message into f, updates the room's view and gives
+// deliver decodes one message into f, updates the room's view and gives
 // the frame to the handler, or a copy of it to the inbox.
-func (c *Client) handle1(p *parser, f *Frame, data []byte, at time.Time) error {
+func (c *Client) deliver(p *parser, f *Frame, data []byte, at time.Time) error {
 	c.Bytes.Add(int64(len(data)))
 	c.Frames.Add(1)
 	if err := p.parse(f, data); err != nil {
@@ -277,12 +277,18 @@ func (c *Client) Send(v any) error {
 	return c.write(b)
 }
 
-// SendMove writes a room.move, or a room.resign when move is "", as Send
-// would, without reflection.
+// SendMove writes a room.move, or a room.resign when move is "": the
+// message Send would write for it, without reflection.
 func (c *Client) SendMove(room, move string) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	b := append(c.wbuf[:0], `{"type":"`...)
+	c.wbuf = appendMove(c.wbuf[:0], room, move)
+	return c.write(c.wbuf)
+}
+
+// appendMove appends SendMove's message to b.
+func appendMove(b []byte, room, move string) []byte {
+	b = append(b, `{"type":"`...)
 	if move == "" {
 		b = append(b, protocol.TypeRoomResign...)
 	} else {
@@ -292,9 +298,7 @@ func (c *Client) SendMove(room, move string) error {
 	if move != "" {
 		b = appendJSONString(append(b, `,"move":`...), move)
 	}
-	b = append(b, '}')
-	c.wbuf = b
-	return c.write(b)
+	return append(b, '}')
 }
 
 // write sends one text frame; the caller holds wmu.

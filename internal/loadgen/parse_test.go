@@ -513,3 +513,34 @@ func BenchmarkChooseMove(b *testing.B) {
 		k++
 	}
 }
+
+// TestAppendMove: SendMove's hand-written message is the one json.Marshal
+// writes for the same map, escapes included.
+func TestAppendMove(t *testing.T) {
+	tests := []struct{ room, move string }{
+		{"3JMttelDMt", "D4"},
+		{"3JMttelDMt", ""}, // a resign
+		{`r"1\`, "b1a1"},
+		{"r<&>", "D@3,1"},
+		{"olá\x01\u2028", "\xff"},
+	}
+	for _, tc := range tests {
+		want := map[string]any{"type": "room.move", "room": tc.room, "move": tc.move}
+		if tc.move == "" {
+			want = map[string]any{"type": "room.resign", "room": tc.room}
+		}
+		wantJSON, _ := json.Marshal(want)
+		var w, got map[string]any
+		b := appendMove([]byte("junk"), tc.room, tc.move)
+		if !strings.HasPrefix(string(b), "junk") {
+			t.Fatalf("%q: appendMove lost what b held", b)
+		}
+		if err := json.Unmarshal(b[4:], &got); err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		_ = json.Unmarshal(wantJSON, &w)
+		if toString(got) != toString(w) {
+			t.Errorf("appendMove(%q, %q) = %s, want %s", tc.room, tc.move, b[4:], wantJSON)
+		}
+	}
+}
