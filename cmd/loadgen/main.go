@@ -12,6 +12,7 @@
 //	loadgen -mode bots -rooms 50 -game orbito -variant 2 -level facil
 //	loadgen -mode reconnect -conns 10000
 //	loadgen -mode idle -conns 20000 -sources 4 -pid PID
+//	loadgen -mode rooms -rooms 200 -duration 10s -cpuprofile /tmp/loadgen.prof
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -78,14 +80,37 @@ Flags:
 	fs.DurationVar(&cfg.Settle, "settle", time.Second, "pause before each memory reading and before the moves")
 	fs.DurationVar(&cfg.MoveTimeout, "move-timeout", 30*time.Second, "fanout: give up when a move has not reached everyone after this; reconnect: count a client as not seated when its room.state has not come after this")
 	quiet := fs.Bool("q", false, "no progress lines")
+	cpuprofile := fs.String("cpuprofile", "", "write the load generator's own CPU profile (the whole run, setup included) to this file, for go tool pprof")
 	_ = fs.Parse(os.Args[1:])
 	if !*quiet {
 		cfg.Log = os.Stderr
 	}
-	if err := run(cfg, *spawn); err != nil {
+	if err := profiled(*cpuprofile, func() error { return run(cfg, *spawn) }); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
 	}
+}
+
+// profiled runs f, with a CPU profile written to path when path is not
+// empty.
+func profiled(path string, f func() error) error {
+	if path == "" {
+		return f()
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	err = f()
+	pprof.StopCPUProfile()
+	if cerr := out.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("cpu profile: %w", cerr)
+	}
+	return err
 }
 
 func run(cfg loadgen.Config, spawn string) error {

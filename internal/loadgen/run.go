@@ -463,13 +463,13 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("seat 1: %w", err)
 	}
 	// Seat 0 learns its legal moves from the frame that starts the game.
-	start, err := a.Wait(ctx, "the game to start", func(f *Frame) bool { return f.Room == room && f.hasLegal && len(f.Legal) > 0 })
+	start, err := a.Wait(ctx, "the game to start", func(f *Frame) bool { return f.Room == room && f.Legal().Len() > 0 })
 	if err != nil {
 		return nil, err
 	}
 	size := r.boardSize()
 	var next [2]atomic.Pointer[string]
-	first := ChooseMove(cfg.Game, size, start.Legal, 0)
+	first := ChooseMove(cfg.Game, size, start.Legal(), 0)
 	next[0].Store(&first)
 
 	sleep(ctx, cfg.Settle)
@@ -513,7 +513,7 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 			return
 		}
 		if c.ID < 2 && v.Turn == c.ID {
-			mv := ChooseMove(cfg.Game, size, v.Legal, m.k+1)
+			mv := ChooseMove(cfg.Game, size, v.Legal(), m.k+1)
 			next[c.ID].Store(&mv)
 		}
 		atomic.StoreInt64(&m.recv[c.ID], at.UnixNano())
@@ -547,7 +547,7 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 		m.total.Store(int32(len(all)))
 		cur.Store(m)
 		m.sent = time.Now()
-		if err := all[seat].Send(map[string]any{"type": protocol.TypeRoomMove, "room": room, "move": mv}); err != nil {
+		if err := all[seat].SendMove(room, mv); err != nil {
 			return nil, fmt.Errorf("move %d: %w", k, err)
 		}
 		t := time.NewTimer(cfg.MoveTimeout)
@@ -662,13 +662,10 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 	)
 	send := func(c *Client, st *seatState, v *View) {
 		k := st.p.k.Add(1) - 1
-		mv := ChooseMove(cfg.Game, size, v.Legal, int(k))
+		mv := ChooseMove(cfg.Game, size, v.Legal(), int(k))
 		st.p.sentAt.Store(time.Now().UnixNano())
-		msg := map[string]any{"type": protocol.TypeRoomMove, "room": v.Room, "move": mv}
-		if mv == "" {
-			msg = map[string]any{"type": protocol.TypeRoomResign, "room": v.Room}
-		}
-		if err := c.Send(msg); err != nil {
+		// No move but a pass: resign (SendMove with "").
+		if err := c.SendMove(v.Room, mv); err != nil {
 			r.errs.add("write", 1)
 		}
 	}
@@ -679,8 +676,8 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 			r.errs.add(f.Code, 1)
 			return
 		case protocol.TypeMatchFound:
-			if f.Seat != nil {
-				st.seat = *f.Seat
+			if f.HasSeat {
+				st.seat = f.Seat
 			}
 			return
 		}
