@@ -179,8 +179,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
 		deflate: h.cfg.Compression && offersDeflate(r.Header),
-		send:    make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
-		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}, inRemote: map[string]bool{}}
+		wake:    make(chan struct{}, 1), quit: make(chan struct{}), readerDone: make(chan struct{})}
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
