@@ -146,6 +146,12 @@ func (c *conn) writer() {
 			code, reason := c.closeCode, c.closeReason
 			c.mu.Unlock()
 			if code != websocket.CloseAbnormalClosure {
+				// What was queued before the close goes first (the
+				// rate_limited answers before a 1008, say), unless the
+				// client is dropped for being too slow to take it.
+				if code != protocol.CloseTryLater {
+					c.drain()
+				}
 				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
 					time.Now().Add(c.h.cfg.WriteWait))
 				t := time.NewTimer(closeGrace)
@@ -161,7 +167,7 @@ func (c *conn) writer() {
 }
 
 // flush writes the queued frames in order until the queue is empty or the
-// connection is closing (the close frame then goes next).
+// connection is closing (the writer's quit case then takes over).
 func (c *conn) flush() error {
 	for {
 		select {
@@ -178,6 +184,23 @@ func (c *conn) flush() error {
 		_ = c.ws.SetWriteDeadline(time.Now().Add(c.h.cfg.WriteWait))
 		if err := c.write(f); err != nil {
 			return err
+		}
+	}
+}
+
+// drain writes what is queued, on a closing connection; it stops at the
+// first failure.
+func (c *conn) drain() {
+	for {
+		c.mu.Lock()
+		f := c.queue.pop()
+		c.mu.Unlock()
+		if f == nil {
+			return
+		}
+		_ = c.ws.SetWriteDeadline(time.Now().Add(c.h.cfg.WriteWait))
+		if c.write(f) != nil {
+			return
 		}
 	}
 }
