@@ -407,6 +407,9 @@ func (cl *cluster) member(room, owner string, c *conn, as string) {
 	}
 	rr.members[c] = as
 	c.mu.Lock()
+	if c.inRemote == nil {
+		c.inRemote = map[string]bool{}
+	}
 	c.inRemote[room] = true
 	c.mu.Unlock()
 }

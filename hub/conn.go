@@ -14,16 +14,23 @@ import (
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
 
-// conn is one WebSocket connection: a reader goroutine (this conn's
-// serve) and a writer goroutine fed by a bounded queue.
+// conn is one WebSocket connection: a reader goroutine and a writer
+// goroutine fed by a bounded queue.
+//
+// Memory per connection is what bounds how many a server holds (issue 8):
+// the queue's slots are allocated as frames wait, not up front; the room
+// maps are made on first use; and the reader hands each message to a
+// short-lived goroutine (handle), so the deep stack of decoding and
+// dispatching is not kept by a reader that then waits for hours.
 type conn struct {
 	h      *Hub
 	ws     *websocket.Conn
 	id     uint64
 	remote string
 	start  time.Time
-	send   chan *protocol.Frame
-	quit   chan struct{}
+	// wake tells the writer frames were queued (capacity 1).
+	wake chan struct{}
+	quit chan struct{}
 	// readerDone is closed when the reader has exited: the writer waits
 	// for it (a little) after its close frame, so the peer reads the close
 	// code before the socket goes away.
@@ -39,11 +46,13 @@ type conn struct {
 	deflate bool
 
 	mu          sync.Mutex
+	queue       frameQueue // at most Config.SendQueue frames
 	closed      bool
 	closeCode   int
 	closeReason string
-	rooms       map[string]*rooms.Room
-	// inRemote: the rooms served by other nodes this connection is in.
+	rooms       map[string]*rooms.Room // made on first use
+	// inRemote: the rooms served by other nodes this connection is in
+	// (made on first use).
 	inRemote map[string]bool
 
 	// reader-goroutine state
@@ -64,11 +73,13 @@ func (c *conn) Send(f *protocol.Frame) bool {
 		c.mu.Unlock()
 		return false
 	}
-	select {
-	case c.send <- f:
+	if c.queue.push(f, c.h.cfg.SendQueue) {
 		c.mu.Unlock()
+		select {
+		case c.wake <- struct{}{}:
+		default: // the writer has been told already
+		}
 		return true
-	default:
 	}
 	c.mu.Unlock()
 	if c.h.cfg.Metrics != nil {
@@ -83,6 +94,9 @@ func (c *conn) Joined(r *rooms.Room) bool {
 	defer c.mu.Unlock()
 	if c.closed {
 		return false
+	}
+	if c.rooms == nil {
+		c.rooms = map[string]*rooms.Room{}
 	}
 	c.rooms[r.ID()] = r
 	return true
@@ -117,9 +131,8 @@ func (c *conn) writer() {
 	defer ping.Stop()
 	for {
 		select {
-		case f := <-c.send:
-			_ = c.ws.SetWriteDeadline(time.Now().Add(c.h.cfg.WriteWait))
-			if err := c.write(f); err != nil {
+		case <-c.wake:
+			if err := c.flush(); err != nil {
 				c.kill(websocket.CloseAbnormalClosure, "write failed")
 				return
 			}
@@ -133,6 +146,12 @@ func (c *conn) writer() {
 			code, reason := c.closeCode, c.closeReason
 			c.mu.Unlock()
 			if code != websocket.CloseAbnormalClosure {
+				// What was queued before the close goes first (the
+				// rate_limited answers before a 1008, say), unless the
+				// client is dropped for being too slow to take it.
+				if code != protocol.CloseTryLater {
+					c.drain()
+				}
 				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
 					time.Now().Add(c.h.cfg.WriteWait))
 				t := time.NewTimer(closeGrace)
@@ -142,6 +161,45 @@ func (c *conn) writer() {
 				}
 				t.Stop()
 			}
+			return
+		}
+	}
+}
+
+// flush writes the queued frames in order until the queue is empty or the
+// connection is closing (the writer's quit case then takes over).
+func (c *conn) flush() error {
+	for {
+		select {
+		case <-c.quit:
+			return nil
+		default:
+		}
+		c.mu.Lock()
+		f := c.queue.pop()
+		c.mu.Unlock()
+		if f == nil {
+			return nil
+		}
+		_ = c.ws.SetWriteDeadline(time.Now().Add(c.h.cfg.WriteWait))
+		if err := c.write(f); err != nil {
+			return err
+		}
+	}
+}
+
+// drain writes what is queued, on a closing connection; it stops at the
+// first failure.
+func (c *conn) drain() {
+	for {
+		c.mu.Lock()
+		f := c.queue.pop()
+		c.mu.Unlock()
+		if f == nil {
+			return
+		}
+		_ = c.ws.SetWriteDeadline(time.Now().Add(c.h.cfg.WriteWait))
+		if c.write(f) != nil {
 			return
 		}
 	}
@@ -213,8 +271,20 @@ func (c *conn) reader() {
 			c.errorTo(nil, "", protocol.Errorf(protocol.CodeRateLimited, "slow down: at most %g messages a second", h.cfg.Rate))
 			continue
 		}
-		h.dispatch(c, data)
+		c.handle(data)
 	}
+}
+
+// handle dispatches one message on a goroutine of its own and waits for it:
+// messages are still handled one at a time and in order, but the stack that
+// decoding, the store and the rooms grow (8 KiB and more) goes away with
+// that goroutine instead of staying with the reader, whose wait for the next
+// frame needs 4 KiB. At 20,000 idle connections that is 80 MB. It costs a
+// goroutine start (about a microsecond) per message.
+func (c *conn) handle(data []byte) {
+	var wg sync.WaitGroup
+	wg.Go(func() { c.h.dispatch(c, data) })
+	wg.Wait()
 }
 
 func (c *conn) errorTo(id json.RawMessage, room string, e *protocol.Error) {

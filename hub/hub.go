@@ -65,6 +65,9 @@ type Config struct {
 	Cluster *Cluster
 }
 
+// readBufferSize is each connection's read buffer, in bytes.
+const readBufferSize = 256
+
 // NameLimit is the longest player name, in runes.
 const NameLimit = 32
 
@@ -131,11 +134,12 @@ func New(cfg Config) *Hub {
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
 		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{}, byID: map[uint64]*conn{},
 		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
-	// Memory per connection: clients send small messages, so a 1 KiB read
-	// buffer serves (a larger frame is read across several fills); write
-	// buffers come from a pool and are held only while a message is written
-	// (broadcasts are prepared frames that need none).
-	h.upgrader = websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{},
+	// Memory per connection: clients send small messages (a move or a hello
+	// is under 200 bytes), so a 256-byte read buffer serves (gorilla's floor
+	// is 125, the largest control frame; a larger message is read straight
+	// into the message's own buffer, not copied through this one); write
+	// buffers come from a pool and are held only while a message is written.
+	h.upgrader = websocket.Upgrader{ReadBufferSize: readBufferSize, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{},
 		CheckOrigin: h.checkOrigin, EnableCompression: cfg.Compression}
 	h.lwg.Add(1)
 	go h.lobbyLoop()
@@ -179,8 +183,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
 		deflate: h.cfg.Compression && offersDeflate(r.Header),
-		send:    make(chan *protocol.Frame, h.cfg.SendQueue), quit: make(chan struct{}),
-		readerDone: make(chan struct{}), rooms: map[string]*rooms.Room{}, inRemote: map[string]bool{}}
+		wake:    make(chan struct{}, 1), quit: make(chan struct{}), readerDone: make(chan struct{})}
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()

@@ -10,12 +10,12 @@ import (
 
 // A client whose queue is full is dropped (1013), never waited for.
 func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
-	h := New(Config{})
+	h := New(Config{SendQueue: 2})
 	defer func() {
 		close(h.quit)
 		h.lwg.Wait()
 	}()
-	c := &conn{h: h, send: make(chan *protocol.Frame, 2), quit: make(chan struct{})}
+	c := &conn{h: h, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	f := protocol.MustEncode(map[string]string{"type": "x"})
 	if !c.Send(f) || !c.Send(f) {
 		t.Fatal("queue refused frames while it had room")

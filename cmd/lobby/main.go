@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -97,6 +98,7 @@ type options struct {
 	debugAddr                       string
 	warmUp                          bool
 	botCores                        int
+	memoryLimit                     int64
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -130,6 +132,7 @@ func main() {
 	flag.DurationVar(&o.leaseTTL, "lease-ttl", envDuration("TABULEIRO_LEASE_TTL", rooms.DefaultLeaseTTL), "with -cluster, how long a room's lease lasts unless renewed (every third of it); a dead node's rooms move after this (env TABULEIRO_LEASE_TTL)")
 	flag.BoolVar(&o.warmUp, "warm-up", envBool("TABULEIRO_WARM_UP", true), "build the bots' precomputed tables at start-up, a few seconds of one core (env TABULEIRO_WARM_UP); false leaves it to the first game that needs them, for benchmarks of the steady state")
 	flag.StringVar(&o.debugAddr, "debug-addr", env("TABULEIRO_DEBUG_ADDR", ""), "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty serves nothing. Keep it off public interfaces (env TABULEIRO_DEBUG_ADDR)")
+	memLimit := flag.String("memory-limit", env("TABULEIRO_MEMORY_LIMIT", ""), "soft limit on the memory the Go runtime uses, e.g. 350MiB (B, KiB, MiB, GiB, TiB): the garbage collector runs more often as it is neared, it refuses nothing; empty leaves the runtime's own (GOMEMLIMIT, or none) (env TABULEIRO_MEMORY_LIMIT)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -156,6 +159,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -bot-cores must be 0 or more")
 		os.Exit(2)
 	}
+	limit, err := parseMemoryLimit(*memLimit)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lobby: -memory-limit:", err)
+		os.Exit(2)
+	}
+	o.memoryLimit = limit
 	if o.rate <= 0 || o.burst <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
 		os.Exit(2)
@@ -168,6 +177,10 @@ func main() {
 		os.Exit(1)
 	}
 	defer func() { _ = log.Sync() }()
+	if o.memoryLimit > 0 {
+		debug.SetMemoryLimit(o.memoryLimit)
+		log.Info("memory limit", zap.Int64("bytes", o.memoryLimit))
+	}
 	if err := run(log, o); err != nil {
 		log.Error("lobby stopped", zap.Error(err))
 		os.Exit(1)

@@ -43,7 +43,7 @@ type Store struct {
 
 	// A mutex is fine here: this is the store's own bookkeeping, not game
 	// state, and every critical section is a few map operations.
-	mu        sync.Mutex
+	mu        sync.RWMutex // reads of players (every hello) share it
 	rooms     map[string]*room
 	live      map[string]time.Time           // room id -> UpdatedAt
 	byToken   map[string]store.Player        // token hash -> player
@@ -242,8 +242,8 @@ func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Play
 	if err := ctx.Err(); err != nil {
 		return store.Player{}, fmt.Errorf("player by token: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	p, ok := s.byToken[tokenHash]
 	if !ok {
 		return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
@@ -256,12 +256,12 @@ func (s *Store) PlayerRooms(ctx context.Context, playerID string) ([]string, err
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("player rooms %s: %w", playerID, err)
 	}
-	s.mu.Lock()
+	s.mu.RLock()
 	ids := make([]string, 0, len(s.playerRms[playerID]))
 	for id := range s.playerRms[playerID] {
 		ids = append(ids, id)
 	}
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	slices.Sort(ids)
 	return ids, nil
 }

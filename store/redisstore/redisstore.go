@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -67,6 +68,13 @@ var (
 	_ store.Leases = (*Store)(nil)
 )
 
+// DefaultPoolSize is the least number of connections New's client keeps
+// per Redis server unless the URL sets pool_size (go-redis's own default is
+// 10 per CPU). A reconnect storm is thousands of hellos at once, each a few
+// round trips: with 20 connections they queued behind each other until
+// some timed out (issue 8: 1,511 of 10,000 hellos refused and retried).
+const DefaultPoolSize = 128
+
 // New connects to the Redis named by url and checks that it answers. Keys go
 // under prefix, which must not contain '{' or '}'. Close closes the
 // connection. url is one of:
@@ -85,7 +93,7 @@ var (
 // a room: dial, read and write timeouts of 2s, one dial attempt, no command
 // retries (a retried save whose first attempt was applied would come back as
 // ErrStaleSeq for a save that happened), and context deadlines honoured on
-// the socket.
+// the socket; and it keeps a pool of DefaultPoolSize connections.
 func New(ctx context.Context, url, prefix string, opts ...Option) (*Store, error) {
 	c, where, err := newClient(url)
 	if err != nil {
@@ -107,7 +115,10 @@ func New(ctx context.Context, url, prefix string, opts ...Option) (*Store, error
 // newClient builds the client for one of New's URL forms, with New's
 // defaults, and says where it points for error messages.
 func newClient(url string) (c redis.UniversalClient, where string, err error) {
-	failFast := func(dial, read, write *time.Duration, retries, dialRetries *int, ctxTimeout *bool) {
+	failFast := func(dial, read, write *time.Duration, retries, dialRetries *int, ctxTimeout *bool, poolSize *int) {
+		if *poolSize == 0 {
+			*poolSize = max(DefaultPoolSize, 10*runtime.GOMAXPROCS(0))
+		}
 		for _, d := range []*time.Duration{dial, read, write} {
 			if *d == 0 {
 				*d = 2 * time.Second
@@ -127,25 +138,25 @@ func newClient(url string) (c redis.UniversalClient, where string, err error) {
 		if err != nil {
 			return nil, "", err
 		}
-		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled, &o.PoolSize)
 		return redis.NewClusterClient(o), "cluster " + strings.Join(o.Addrs, ","), nil
 	case strings.Contains(url, "://") && strings.Contains(url, "master_name="):
 		o, err := redis.ParseFailoverURL(url)
 		if err != nil {
 			return nil, "", err
 		}
-		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled, &o.PoolSize)
 		return redis.NewFailoverClient(o), "sentinel master " + o.MasterName, nil
 	case strings.Contains(url, "://"):
 		o, err := redis.ParseURL(url)
 		if err != nil {
 			return nil, "", err
 		}
-		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled, &o.PoolSize)
 		return redis.NewClient(o), o.Addr, nil
 	default:
 		o := &redis.Options{Addr: url}
-		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+		failFast(&o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled, &o.PoolSize)
 		return redis.NewClient(o), o.Addr, nil
 	}
 }
