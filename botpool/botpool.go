@@ -1,7 +1,9 @@
 // Package botpool runs bot turns off the room goroutines: a fixed number of
 // workers take jobs from a bounded queue, each job with its own copy of the
 // state, its own random source and a deadline. A bot that fails or overruns
-// its deadline is replaced by a random legal move, so a game never stalls.
+// its deadline is replaced by a random legal move, and so is a job that
+// waits in the queue past its deadline because every worker is held by a
+// bot that has not returned yet: a game never stalls.
 package botpool
 
 import (
@@ -10,6 +12,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -53,7 +56,7 @@ type Result struct {
 
 // Pool is a bounded worker pool for bot turns.
 type Pool struct {
-	jobs    chan Job
+	jobs    chan *queued
 	quit    chan struct{}
 	wg      sync.WaitGroup
 	timeout time.Duration
@@ -77,7 +80,7 @@ func New(workers, queue int, timeout time.Duration, log *zap.Logger, m *metrics.
 	if log == nil {
 		log = zap.NewNop()
 	}
-	p := &Pool{jobs: make(chan Job, queue), quit: make(chan struct{}), timeout: timeout, log: log, m: m}
+	p := &Pool{jobs: make(chan *queued, queue), quit: make(chan struct{}), timeout: timeout, log: log, m: m}
 	p.wg.Add(workers)
 	for range workers {
 		go p.worker()
@@ -92,26 +95,32 @@ func (p *Pool) TrySubmit(j Job) error {
 		return ErrClosed
 	default:
 	}
+	q := p.newQueued(j)
 	select {
-	case p.jobs <- j:
+	case p.jobs <- q:
 		p.gauge(1)
 		return nil
 	case <-p.quit:
+		q.drop()
 		return ErrClosed
 	default:
+		q.drop()
 		return ErrBusy
 	}
 }
 
 // Submit queues a job, waiting for room in the queue until ctx ends.
 func (p *Pool) Submit(ctx context.Context, j Job) error {
+	q := p.newQueued(j)
 	select {
-	case p.jobs <- j:
+	case p.jobs <- q:
 		p.gauge(1)
 		return nil
 	case <-p.quit:
+		q.drop()
 		return ErrClosed
 	case <-ctx.Done():
+		q.drop()
 		return ctx.Err()
 	}
 }
@@ -138,6 +147,70 @@ func (p *Pool) Move(ctx context.Context, j Job) (Result, error) {
 func (p *Pool) Close() {
 	p.once.Do(func() { close(p.quit) })
 	p.wg.Wait()
+	for {
+		select {
+		case q := <-p.jobs:
+			q.drop()
+		default:
+			return
+		}
+	}
+}
+
+// The life of a queued job: a worker starts it, or its watchdog answers it
+// with a fallback when it is still queued at its deadline, or Close drops
+// it. Whoever moves it out of jobQueued first owns the answer.
+const (
+	jobQueued int32 = iota
+	jobStarted
+	jobExpired
+	jobDropped
+)
+
+// queued is a job in the queue, with its watchdog.
+type queued struct {
+	Job
+	state atomic.Int32
+	timer *time.Timer
+}
+
+// newQueued wraps j for the queue and arms its watchdog: at its deadline
+// and grace, a job no worker has started is answered with a random legal
+// move (its state is still untouched: no bot has it).
+func (p *Pool) newQueued(j Job) *queued {
+	if j.Timeout <= 0 {
+		j.Timeout = p.timeout
+	}
+	q := &queued{Job: j}
+	q.watch(p)
+	return q
+}
+
+// drop takes a job that will never run out of the queue's life.
+func (q *queued) drop() {
+	q.state.CompareAndSwap(jobQueued, jobDropped)
+	q.timer.Stop()
+}
+
+func (q *queued) watch(p *Pool) {
+	q.timer = time.AfterFunc(q.Timeout+grace(q.Timeout), func() {
+		if !q.state.CompareAndSwap(jobQueued, jobExpired) {
+			return
+		}
+		p.log.Warn("bot turn waited past its deadline in the queue", zap.String("game", q.Game),
+			zap.String("level", q.Level), zap.Duration("timeout", q.Timeout))
+		res := fallback(q.State.Legal(q.Seat), rand.New(rand.NewPCG(q.Seed, q.Seed>>1)))
+		res.Took = q.Timeout + grace(q.Timeout)
+		p.observe(q.Job, res)
+		if q.Done != nil {
+			q.Done(res)
+		}
+	})
+}
+
+// grace is how long after its deadline a bot's answer is waited for.
+func grace(timeout time.Duration) time.Duration {
+	return max(timeout/4, 50*time.Millisecond)
 }
 
 func (p *Pool) gauge(d float64) {
@@ -152,9 +225,12 @@ func (p *Pool) worker() {
 		select {
 		case <-p.quit:
 			return
-		case j := <-p.jobs:
+		case q := <-p.jobs:
 			p.gauge(-1)
-			p.run(j)
+			if q.state.CompareAndSwap(jobQueued, jobStarted) {
+				q.timer.Stop()
+				p.run(q.Job)
+			}
 		}
 	}
 }
@@ -190,11 +266,7 @@ func (p *Pool) run(j Job) {
 		}()
 		a.move, a.err = j.Bot(j.State, j.Seat, rng, deadline)
 	}()
-	grace := timeout / 4
-	if grace < 50*time.Millisecond {
-		grace = 50 * time.Millisecond
-	}
-	timer := time.NewTimer(timeout + grace)
+	timer := time.NewTimer(timeout + grace(timeout))
 	defer timer.Stop()
 	var res Result
 	select {
@@ -216,14 +288,18 @@ func (p *Pool) run(j Job) {
 		return
 	}
 	res.Took = time.Since(start)
+	p.observe(j, res)
+	if j.Done != nil {
+		j.Done(res)
+	}
+}
+
+func (p *Pool) observe(j Job, res Result) {
 	if p.m != nil {
 		p.m.BotThink.WithLabelValues(j.Game, j.Level).Observe(res.Took.Seconds())
 		if res.Fallback {
 			p.m.BotFallback.WithLabelValues(j.Game, j.Level).Inc()
 		}
-	}
-	if j.Done != nil {
-		j.Done(res)
 	}
 }
 
