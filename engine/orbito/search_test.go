@@ -58,12 +58,11 @@ func endgames(n, free, count int, seed uint64) []*state {
 	return out
 }
 
-// newSearcher is a searcher for s as searchMove builds it, for tests that
-// look inside the search.
+// newSearcherFor is a searcher for s as searchMove builds it, without the
+// transposition table, for tests that look at its evaluation.
 func newSearcherFor(s *state, evalPlies int) (*searcher, squares, squares) {
 	g := s.geo
-	se := &searcher{g: g, ph: g.phases, maxNodes: 1 << 30, tt: make([]ttEntry, 1<<ttBits),
-		rootColour: s.toMove, evalPlies: evalPlies, moveBuf: make([][]scoredMove, len(g.phases.lines))}
+	se := &searcher{g: g, ph: g.phases, maxNodes: 1 << 30, rootColour: s.toMove, evalPlies: evalPlies}
 	var me, opp squares
 	for i, c := range s.cells {
 		switch c {
@@ -277,4 +276,134 @@ func TestForteBeatsNormal(t *testing.T) {
 			t.Errorf("n=%d: forte at 20000 nodes against normal: %+v, want at least 3 wins of 4 and no loss", n, st)
 		}
 	}
+}
+
+// after is s once its mover has played sq.
+func after(s *state, sq int) *state {
+	c := s.Clone().(*state)
+	c.play(sq)
+	return c
+}
+
+// forcedWithinTwoTurns reports whether the side to move in s wins by force
+// within its next two turns: a move that wins at once, or one after which
+// every answer either loses at once or leaves it a move that wins at once
+// (a threat that survives the answer: two gaps, or a line the rotations
+// complete by themselves). Plain minimax over the engine's rules.
+func forcedWithinTwoTurns(s *state) bool {
+	me := s.toMove.seat()
+	for y, st := range s.cells {
+		if st != empty {
+			continue
+		}
+		c := after(s, y)
+		if c.outcome.Over {
+			if c.outcome.Winner == me {
+				return true
+			}
+			continue
+		}
+		escapes := false
+		for z, st := range c.cells {
+			if st != empty {
+				continue
+			}
+			d := after(c, z)
+			if d.outcome.Over && d.outcome.Winner != me || !d.outcome.Over && !opponentWinsAtOnce(d) {
+				escapes = true
+				break
+			}
+		}
+		if !escapes {
+			return true
+		}
+	}
+	return false
+}
+
+// TestForteStopsDoubleThreats: when some moves let the opponent force a win
+// within its next two turns (a win now, or a move leaving two threats that
+// survive the rotation, which one stone cannot block) and other moves do
+// not, forte plays one of the others, unless it has proved every move
+// lost. Late positions, so that the reference minimax stays small; the
+// node budget is small, so that the evaluation has to see the double
+// threats the search does not reach.
+func TestForteStopsDoubleThreats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	tried := 0
+	for n := minOrbits; n <= maxOrbits; n++ {
+		cells := 4 * n * n
+		for range 150 {
+			s := openingPosition(n, rng, cells-8-rng.IntN(5))
+			var safe, unsafe []int
+			immediate := false
+			for _, x := range s.geo.reading {
+				if s.cells[x] != empty {
+					continue
+				}
+				c := after(s, x)
+				switch {
+				case c.outcome.Over && c.outcome.Winner == s.toMove.seat():
+					immediate = true
+				case c.outcome.Over && c.outcome.Winner == -1, !c.outcome.Over && !forcedWithinTwoTurns(c):
+					safe = append(safe, x)
+				default:
+					unsafe = append(unsafe, x)
+				}
+			}
+			if immediate || len(safe) == 0 || len(unsafe) == 0 {
+				continue
+			}
+			sq, score, _ := searchMove(s, 3_000, forteMaxDepth, time.Time{})
+			if score <= -scoreForced {
+				continue
+			}
+			tried++
+			if !slices.Contains(safe, sq) {
+				t.Fatalf("n=%d %v %s to move: forte played %s (score %d), after which the opponent forces a win; safe were %v",
+					n, s.cells.rows(s.geo), s.toMove.name(), s.geo.names[sq], score, names(s.geo, safe))
+			}
+		}
+	}
+	if tried < 20 {
+		t.Errorf("tried %d positions with safe and unsafe moves, want at least 20", tried)
+	}
+}
+
+// TestEvaluateSeesDoubleThreats: when the static evaluation calls a
+// position lost because of the opponent's lines after its next turn (a
+// line the rotations complete, or two gaps that one stone cannot both
+// fill), it is lost: every move either loses at once or lets the opponent
+// win at once. Checked against the engine's rules on random positions of
+// every size, and the verdict must come up.
+func TestEvaluateSeesDoubleThreats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	seen := map[int]int{}
+	for n := minOrbits; n <= maxOrbits; n++ {
+		cells := 4 * n * n
+		for range 3000 {
+			s := openingPosition(n, rng, cells/2+rng.IntN(cells/2-1))
+			se, me, opp := newSearcherFor(s, evalPliesOf(s.geo))
+			if se.evaluate(me, opp, 0) != -(scoreWin/2)+2 {
+				continue
+			}
+			seen[n]++
+			for x, st := range s.cells {
+				if st != empty {
+					continue
+				}
+				c := after(s, x)
+				if c.outcome.Over && c.outcome.Winner == s.toMove.seat() || !c.outcome.Over && !opponentWinsAtOnce(c) {
+					t.Fatalf("n=%d %v %s to move: evaluate says lost to a double threat, but %s holds",
+						n, s.cells.rows(s.geo), s.toMove.name(), s.geo.names[x])
+				}
+			}
+		}
+	}
+	for n := minOrbits; n <= maxOrbits; n++ {
+		if seen[n] == 0 {
+			t.Errorf("n=%d: no position with a double threat among 3000", n)
+		}
+	}
+	t.Logf("double threats seen: %v", seen)
 }
