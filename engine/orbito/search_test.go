@@ -407,3 +407,55 @@ func TestEvaluateSeesDoubleThreats(t *testing.T) {
 	}
 	t.Logf("double threats seen: %v", seen)
 }
+
+// TestFreeSquaresOrder: at the parents of the leaves the table's move and
+// the ply's killers come first, when free, then the other free squares in
+// frame order, each free square once.
+func TestFreeSquaresOrder(t *testing.T) {
+	g := geometries[2]
+	var occupied squares
+	for _, c := range []int{0, 5, 9} {
+		occupied = occupied.with(c)
+	}
+	tests := []struct {
+		name    string
+		ttMove  int
+		killers [2]int8
+		want    []int8
+	}{
+		{"none", -1, [2]int8{-1, -1}, []int8{1, 2, 3, 4, 6, 7, 8, 10, 11, 12, 13, 14, 15}},
+		{"table move", 7, [2]int8{-1, -1}, []int8{7, 1, 2, 3, 4, 6, 8, 10, 11, 12, 13, 14, 15}},
+		{"killers", -1, [2]int8{12, 3}, []int8{12, 3, 1, 2, 4, 6, 7, 8, 10, 11, 13, 14, 15}},
+		{"table move and killers", 15, [2]int8{2, 8}, []int8{15, 2, 8, 1, 3, 4, 6, 7, 10, 11, 12, 13, 14}},
+		{"killer is the table move", 4, [2]int8{4, 6}, []int8{4, 6, 1, 2, 3, 7, 8, 10, 11, 12, 13, 14, 15}},
+		{"occupied killer", -1, [2]int8{5, 11}, []int8{11, 1, 2, 3, 4, 6, 7, 8, 10, 12, 13, 14, 15}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			se := &searcher{g: g, ph: g.phases, moveBuf: make([][]scoredMove, 3), killers: newKillers(3)}
+			se.killers[1] = tt.killers
+			var got []int8
+			for _, mv := range se.freeSquares(occupied, 1, tt.ttMove) {
+				got = append(got, mv.sq)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("freeSquares = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAddKiller: the newest refutation of a ply comes first, the one before
+// second, and a refutation already first is not repeated.
+func TestAddKiller(t *testing.T) {
+	se := &searcher{killers: newKillers(2)}
+	for _, c := range []int{7, 7, 3, 9} {
+		se.addKiller(1, c)
+	}
+	if got, want := se.killers[1], [2]int8{9, 3}; got != want {
+		t.Errorf("killers = %v, want %v", got, want)
+	}
+	if got, want := se.killers[0], [2]int8{-1, -1}; got != want {
+		t.Errorf("killers of another ply = %v, want %v", got, want)
+	}
+}
