@@ -147,9 +147,13 @@ type searcher struct {
 	ph       *phases
 	maxNodes int
 	deadline time.Time
-	nodes    int
-	stopped  bool
-	tt       []ttEntry
+	// now reads the clock (time.Now; tests count the reads).
+	now func() time.Time
+	// nextClock is the node count at which the clock is read next.
+	nextClock int
+	nodes     int
+	stopped   bool
+	tt        []ttEntry
 	// evalPlies is how many plies ahead the evaluation looks at lines.
 	evalPlies int
 	// rootColour is the colour to move at the root: the colour to move at
@@ -190,12 +194,22 @@ func chooseForte(s *state, _ *rand.Rand, deadline time.Time) int {
 // iteration cut short by the budget is thrown away, so with a deadline it
 // never reaches the choice depends only on maxNodes and maxDepth.
 func searchMove(s *state, maxNodes, maxDepth int, deadline time.Time) (sq, score, depth int) {
+	return newSearcher(s, maxNodes, deadline).search(s, maxDepth)
+}
+
+// newSearcher is one decision's searcher for s.
+func newSearcher(s *state, maxNodes int, deadline time.Time) *searcher {
 	g := s.geo
-	se := &searcher{
-		g: g, ph: g.phases, maxNodes: maxNodes, deadline: deadline,
+	return &searcher{
+		g: g, ph: g.phases, maxNodes: maxNodes, deadline: deadline, now: time.Now, nextClock: clockEvery,
 		tt: make([]ttEntry, 1<<ttBits), rootColour: s.toMove, evalPlies: evalPliesOf(g),
 		moveBuf: make([][]scoredMove, len(g.phases.lines)), killers: newKillers(len(g.phases.lines)),
 	}
+}
+
+// search is searchMove with the searcher se, built for s.
+func (se *searcher) search(s *state, maxDepth int) (sq, score, depth int) {
+	g := s.geo
 	var me, opp squares
 	var hash uint64
 	for i, c := range s.cells {
@@ -259,9 +273,16 @@ func (se *searcher) timeUp() bool {
 	se.nodes++
 	if se.nodes >= se.maxNodes {
 		se.stopped = true
-	} else if se.nodes%clockEvery == 0 && !se.deadline.IsZero() && time.Now().After(se.deadline) {
-		// The Bot contract asks a searching bot to stop at its deadline.
-		se.stopped = true
+	} else if se.nodes >= se.nextClock && !se.deadline.IsZero() {
+		// The leaves' parents count their children as they score them, so
+		// the count passes the multiples of clockEvery between two calls:
+		// testing it for one (as this did) left the clock unread for tens
+		// of thousands of positions.
+		se.nextClock = se.nodes + clockEvery
+		if se.now().After(se.deadline) {
+			// The Bot contract asks a searching bot to stop at its deadline.
+			se.stopped = true
+		}
 	}
 	return se.stopped
 }

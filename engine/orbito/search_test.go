@@ -459,3 +459,41 @@ func TestAddKiller(t *testing.T) {
 		t.Errorf("killers of another ply = %v, want %v", got, want)
 	}
 }
+
+// TestForteReadsClockOften: with a deadline the search reads the clock at
+// least once every clockEvery positions plus one parent's children, and
+// stops at the first read past the deadline. The clock is fake: it passes
+// the deadline once the search has visited stopAt positions.
+func TestForteReadsClockOften(t *testing.T) {
+	const stopAt = 50_000
+	rng := rand.New(rand.NewPCG(12, 12))
+	for n := minOrbits; n <= maxOrbits; n++ {
+		s := openingPosition(n, rng, n)
+		deadline := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		se := newSearcher(s, 1<<30, deadline)
+		reads, last, maxGap := 0, 0, 0
+		se.now = func() time.Time {
+			reads++
+			maxGap = max(maxGap, se.nodes-last)
+			last = se.nodes
+			if se.nodes >= stopAt {
+				return deadline.Add(time.Nanosecond)
+			}
+			return deadline
+		}
+		se.search(s, forteMaxDepth)
+		cells := 4 * n * n
+		if !se.stopped {
+			t.Fatalf("n=%d: the search finished before the deadline (%d positions)", n, se.nodes)
+		}
+		if maxGap > clockEvery+cells {
+			t.Errorf("n=%d: %d positions between two clock reads, want at most %d", n, maxGap, clockEvery+cells)
+		}
+		if se.nodes > stopAt+clockEvery+cells {
+			t.Errorf("n=%d: stopped after %d positions, the clock passed the deadline at %d", n, se.nodes, stopAt)
+		}
+		if reads < stopAt/(clockEvery+cells) {
+			t.Errorf("n=%d: %d clock reads in %d positions", n, reads, se.nodes)
+		}
+	}
+}
