@@ -37,7 +37,8 @@ var levels = []level{
 		id: "forte",
 		description: "Ours: alpha-beta search with iterative deepening, a transposition table and move ordering, " +
 			"up to 4 million positions or the deadline; positions are scored by the potential of every row, column and " +
-			"diagonal as they will stand after each of the next 2n rotations (n orbits).",
+			"diagonal as they will stand after each of the next 2n rotations (n orbits; 16 on 5 orbits), and it sees " +
+			"the double threats the opponent can make with its next move.",
 		deterministic: false,
 		choose:        chooseForte,
 	},

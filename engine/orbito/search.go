@@ -21,6 +21,8 @@ func (a squares) and(b squares) squares { return squares{a[0] & b[0], a[1] & b[1
 
 func (a squares) or(b squares) squares { return squares{a[0] | b[0], a[1] | b[1]} }
 
+func (a squares) andNot(b squares) squares { return squares{a[0] &^ b[0], a[1] &^ b[1]} }
+
 func (a squares) count() int { return bits.OnesCount64(a[0]) + bits.OnesCount64(a[1]) }
 
 func (a squares) isZero() bool { return a[0]|a[1] == 0 }
@@ -112,11 +114,17 @@ var weights = func() [11]int {
 // maxEvalPlies bounds searcher.evalPlies.
 const maxEvalPlies = 16
 
-// evalPliesOf is forte's evalPlies on g: the lines of the next 2n plies.
-// Measured against normal (docs/bots/orbito.md), a longer horizon pays on
-// larger boards: on 5 orbits 6 plies drew a third of the games, 10 almost
-// none.
-func evalPliesOf(g *geometry) int { return 2 * g.orbits }
+// evalPliesOf is forte's evalPlies on g: the lines of the next 2n plies,
+// and on 5 orbits maxEvalPlies (16). Measured against normal
+// (docs/bots/orbito.md), a longer horizon pays on larger boards: on 5
+// orbits 6 plies drew a third of the games, 10 almost none, and 16 turned
+// the last draws as black (games normal dragged to a full board) into wins.
+func evalPliesOf(g *geometry) int {
+	if g.orbits == maxOrbits {
+		return maxEvalPlies
+	}
+	return 2 * g.orbits
+}
 
 // ttEntry is one transposition-table slot.
 type ttEntry struct {
@@ -145,9 +153,13 @@ type searcher struct {
 	ph       *phases
 	maxNodes int
 	deadline time.Time
-	nodes    int
-	stopped  bool
-	tt       []ttEntry
+	// now reads the clock (time.Now; tests count the reads).
+	now func() time.Time
+	// nextClock is the node count at which the clock is read next.
+	nextClock int
+	nodes     int
+	stopped   bool
+	tt        []ttEntry
 	// evalPlies is how many plies ahead the evaluation looks at lines.
 	evalPlies int
 	// rootColour is the colour to move at the root: the colour to move at
@@ -155,6 +167,11 @@ type searcher struct {
 	rootColour stone
 	// moveBuf[m] is the move list of ply m, reused.
 	moveBuf [][]scoredMove
+	// killers[m] are the last two frame squares that refuted a position at
+	// ply m (-1: none). Frame squares keep their stones for the whole
+	// search, so a move that refuted one position at ply m often refutes
+	// its siblings too; they are tried right after the table's move.
+	killers [][2]int8
 }
 
 type scoredMove struct {
@@ -183,12 +200,22 @@ func chooseForte(s *state, _ *rand.Rand, deadline time.Time) int {
 // iteration cut short by the budget is thrown away, so with a deadline it
 // never reaches the choice depends only on maxNodes and maxDepth.
 func searchMove(s *state, maxNodes, maxDepth int, deadline time.Time) (sq, score, depth int) {
+	return newSearcher(s, maxNodes, deadline).search(s, maxDepth)
+}
+
+// newSearcher is one decision's searcher for s.
+func newSearcher(s *state, maxNodes int, deadline time.Time) *searcher {
 	g := s.geo
-	se := &searcher{
-		g: g, ph: g.phases, maxNodes: maxNodes, deadline: deadline,
+	return &searcher{
+		g: g, ph: g.phases, maxNodes: maxNodes, deadline: deadline, now: time.Now, nextClock: clockEvery,
 		tt: make([]ttEntry, 1<<ttBits), rootColour: s.toMove, evalPlies: evalPliesOf(g),
-		moveBuf: make([][]scoredMove, len(g.phases.lines)),
+		moveBuf: make([][]scoredMove, len(g.phases.lines)), killers: newKillers(len(g.phases.lines)),
 	}
+}
+
+// search is searchMove with the searcher se, built for s.
+func (se *searcher) search(s *state, maxDepth int) (sq, score, depth int) {
+	g := s.geo
 	var me, opp squares
 	var hash uint64
 	for i, c := range s.cells {
@@ -230,14 +257,38 @@ func searchMove(s *state, maxNodes, maxDepth int, deadline time.Time) (sq, score
 	return sq, score, depth
 }
 
+// newKillers is an empty killer table for plies plies.
+func newKillers(plies int) [][2]int8 {
+	k := make([][2]int8, plies)
+	for i := range k {
+		k[i] = [2]int8{-1, -1}
+	}
+	return k
+}
+
+// addKiller records that frame square c refuted a position at ply m.
+func (se *searcher) addKiller(m, c int) {
+	k := &se.killers[m]
+	if int(k[0]) != c {
+		k[1], k[0] = k[0], int8(c)
+	}
+}
+
 // timeUp counts a node and reports whether the budget is spent.
 func (se *searcher) timeUp() bool {
 	se.nodes++
 	if se.nodes >= se.maxNodes {
 		se.stopped = true
-	} else if se.nodes%clockEvery == 0 && !se.deadline.IsZero() && time.Now().After(se.deadline) {
-		// The Bot contract asks a searching bot to stop at its deadline.
-		se.stopped = true
+	} else if se.nodes >= se.nextClock && !se.deadline.IsZero() {
+		// The leaves' parents count their children as they score them, so
+		// the count passes the multiples of clockEvery between two calls:
+		// testing it for one (as this did) left the clock unread for tens
+		// of thousands of positions.
+		se.nextClock = se.nodes + clockEvery
+		if se.now().After(se.deadline) {
+			// The Bot contract asks a searching bot to stop at its deadline.
+			se.stopped = true
+		}
 	}
 	return se.stopped
 }
@@ -322,7 +373,7 @@ func (se *searcher) negamax(me, opp squares, hash uint64, m, depth, alpha, beta 
 	var leaf *leafEval
 	if depth <= 1 {
 		leaf = se.newLeafEval(me, opp, m)
-		moves = se.freeSquares(occupied, m)
+		moves = se.freeSquares(occupied, m, ttMove)
 	} else {
 		moves = se.orderMoves(me, opp, m, ttMove)
 	}
@@ -361,6 +412,7 @@ func (se *searcher) negamax(me, opp squares, hash uint64, m, depth, alpha, beta 
 			alpha = v
 		}
 		if alpha >= beta {
+			se.addKiller(m, c)
 			break
 		}
 	}
@@ -394,22 +446,42 @@ type leafEval struct {
 	// yThreats counts the lines at m+2 that Y fills but for one square
 	// with no X stone.
 	yThreats int
+	// At m+3, after X's next turn: xFull3 is X having a line there
+	// already, xGaps3 the free squares that would complete an X line with
+	// no Y stone, yThreats3 the lines Y fills but for at most one square
+	// with no X stone, and occupied the stones of the parent.
+	xFull3    bool
+	xGaps3    squares
+	yThreats3 int
+	occupied  squares
 }
 
 func (se *searcher) newLeafEval(me, opp squares, m int) *leafEval {
-	le := &leafEval{se: se, m: m, plies: min(se.evalPlies, len(se.ph.lines)-(m+2))}
+	le := &leafEval{se: se, m: m, plies: min(se.evalPlies, len(se.ph.lines)-(m+2)), occupied: me.or(opp)}
 	k := int8(se.g.k)
 	for j := range le.plies {
 		lc := se.countLines(opp, me, m+2+j)
 		le.counts[j] = lc
-		for i := range se.ph.lines[m+2+j] {
+		for i, l := range se.ph.lines[m+2+j] {
 			a, b := lc.me[i], lc.opp[i]
 			le.base += potential(a, b)
-			if j == 0 && b == k {
-				le.xLine = true
-			}
-			if j == 0 && a == k-1 && b == 0 {
-				le.yThreats++
+			switch j {
+			case 0:
+				if b == k {
+					le.xLine = true
+				}
+				if a >= k-1 && b == 0 {
+					le.yThreats++
+				}
+			case 1:
+				switch {
+				case b == k:
+					le.xFull3 = true
+				case b == k-1 && a == 0:
+					le.xGaps3 = le.xGaps3.or(l.andNot(le.occupied))
+				case a >= k-1 && b == 0:
+					le.yThreats3++
+				}
 			}
 		}
 	}
@@ -426,16 +498,27 @@ func (le *leafEval) child(c int) int {
 	}
 	v := le.base
 	threats := le.yThreats
+	xFull, gaps, yThreats3 := le.xFull3, le.xGaps3, le.yThreats3
 	for j := range le.plies {
 		lc := &le.counts[j]
 		for _, i := range se.ph.through[m+2+j][c] {
 			a, b := lc.me[i], lc.opp[i]
-			if j == 0 {
+			switch j {
+			case 0:
 				if b+1 == k {
 					return -(scoreWin / 2) + q
 				}
 				if a == k-1 && b == 0 {
 					threats--
+				}
+			case 1:
+				switch {
+				case b+1 == k:
+					xFull = true
+				case b+1 == k-1 && a == 0:
+					gaps = gaps.or(se.ph.lines[m+3][i].andNot(le.occupied.with(c)))
+				case a >= k-1 && b == 0:
+					yThreats3--
 				}
 			}
 			v += potential(a, b+1) - potential(a, b)
@@ -443,15 +526,28 @@ func (le *leafEval) child(c int) int {
 		if j == 0 && threats > 0 {
 			return scoreWin/2 - q
 		}
+		if j == 1 && yThreats3 == 0 && (xFull || gaps.andNot(squares{}.with(c)).count() >= 2) {
+			return -(scoreWin / 2) + q + 2
+		}
 	}
 	return v
 }
 
-// freeSquares lists the free frame squares, in frame order.
-func (se *searcher) freeSquares(occupied squares, m int) []scoredMove {
+// freeSquares lists the free frame squares at ply m: the transposition
+// table's move and the killers of ply m first, then the others in frame
+// order. At the parents of the leaves every child costs one evaluation, so
+// ordering by anything dearer than that would not pay; a refutation tried
+// first often saves all the others.
+func (se *searcher) freeSquares(occupied squares, m, ttMove int) []scoredMove {
 	buf := se.moveBuf[m][:0]
+	first := [3]int{ttMove, int(se.killers[m][0]), int(se.killers[m][1])}
+	for i, c := range first {
+		if c >= 0 && !occupied.has(c) && !slices.Contains(first[:i], c) {
+			buf = append(buf, scoredMove{sq: int8(c)})
+		}
+	}
 	for c := range se.g.size * se.g.size {
-		if !occupied.has(c) {
+		if !occupied.has(c) && !slices.Contains(first[:], c) {
 			buf = append(buf, scoredMove{sq: int8(c)})
 		}
 	}
@@ -462,26 +558,47 @@ func (se *searcher) freeSquares(occupied squares, m int) []scoredMove {
 // evaluate is the static evaluation of a position at ply m for me, the side
 // to move; leafEval computes the same thing incrementally. It is the line
 // potential at the plies m+1 .. m+evalPlies: the sum over the lines of
-// those plies of potential(me's stones, the opponent's stones). Besides, an
-// opponent line at m+1 (the rotation that ends me's turn completes it) is a
-// lost position for me, and a line of me at m+1 short of one square with
-// no opponent stone is a won one.
+// those plies of potential(me's stones, the opponent's stones). Besides, it
+// knows the next two judgements:
+//
+//   - an opponent line at m+1 (the rotation that ends me's turn completes
+//     it) is a lost position for me;
+//   - a line of me at m+1 short of one square with no opponent stone is a
+//     won one;
+//   - otherwise, when the opponent's lines at m+2 (after its next turn)
+//     hold a complete line, or lack two different free squares between
+//     them (a double threat: me can take only one), the position is lost,
+//     unless me has a line at m+2 short of at most one square, which could
+//     make it a draw.
 func (se *searcher) evaluate(me, opp squares, m int) int {
 	k := int8(se.g.k)
 	v := 0
 	threat := false
+	occupied := me.or(opp)
 	for j := range min(se.evalPlies, len(se.ph.lines)-(m+1)) {
 		lc := se.countLines(me, opp, m+1+j)
-		for i := range se.ph.lines[m+1+j] {
+		oppFull, meThreat := false, false
+		var gaps squares
+		for i, l := range se.ph.lines[m+1+j] {
 			a, b := lc.me[i], lc.opp[i]
 			if j == 0 && b == k {
 				return -(scoreWin / 2) + m
 			}
-			threat = threat || j == 0 && a == k-1 && b == 0
+			threat = threat || j == 0 && a >= k-1 && b == 0
+			if j == 1 {
+				oppFull = oppFull || b == k
+				meThreat = meThreat || a >= k-1 && b == 0
+				if b == k-1 && a == 0 {
+					gaps = gaps.or(l.andNot(occupied))
+				}
+			}
 			v += potential(a, b)
 		}
 		if threat {
 			return scoreWin/2 - m
+		}
+		if j == 1 && !meThreat && (oppFull || gaps.count() >= 2) {
+			return -(scoreWin / 2) + m + 2
 		}
 	}
 	return v
@@ -512,8 +629,13 @@ func (se *searcher) orderMoves(me, opp squares, m, ttMove int) []scoredMove {
 				}
 			}
 		}
-		if c == ttMove {
+		switch c {
+		case ttMove:
 			score = scoreInf
+		case int(se.killers[m][0]):
+			score = scoreInf - 1
+		case int(se.killers[m][1]):
+			score = scoreInf - 2
 		}
 		buf = append(buf, scoredMove{sq: int8(c), score: int32(score)})
 	}
