@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/engine"
 )
 
 // squares is a set of squares of a board of at most 10x10 = 100 squares.
@@ -157,6 +159,10 @@ type searcher struct {
 	now func() time.Time
 	// nextClock is the node count at which the clock is read next.
 	nextClock int
+	// slot is the search's right to run (engine.SearchSlot), yielded at
+	// the node count nextYield.
+	slot      *engine.SearchSlot
+	nextYield int
 	nodes     int
 	stopped   bool
 	tt        []ttEntry
@@ -182,6 +188,11 @@ type scoredMove struct {
 // clockEvery is how many nodes the search visits between clock reads.
 const clockEvery = 1024
 
+// yieldEvery is how many nodes the search visits between yields of its
+// search slot and the processor (a few hundred microseconds on 5 orbits):
+// the service's goroutines are not kept waiting behind it.
+const yieldEvery = 32
+
 // forteNodes bounds forte's search when the deadline allows more.
 const forteNodes = 4_000_000
 
@@ -200,7 +211,10 @@ func chooseForte(s *state, _ *rand.Rand, deadline time.Time) int {
 // iteration cut short by the budget is thrown away, so with a deadline it
 // never reaches the choice depends only on maxNodes and maxDepth.
 func searchMove(s *state, maxNodes, maxDepth int, deadline time.Time) (sq, score, depth int) {
-	return newSearcher(s, maxNodes, deadline).search(s, maxDepth)
+	se := newSearcher(s, maxNodes, deadline)
+	se.slot = engine.AcquireSearch()
+	defer se.slot.Release()
+	return se.search(s, maxDepth)
 }
 
 // newSearcher is one decision's searcher for s.
@@ -277,6 +291,10 @@ func (se *searcher) addKiller(m, c int) {
 // timeUp counts a node and reports whether the budget is spent.
 func (se *searcher) timeUp() bool {
 	se.nodes++
+	if se.slot != nil && se.nodes >= se.nextYield {
+		se.nextYield = se.nodes + yieldEvery
+		se.slot.Yield()
+	}
 	if se.nodes >= se.maxNodes {
 		se.stopped = true
 	} else if se.nodes >= se.nextClock && !se.deadline.IsZero() {
