@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -98,5 +100,25 @@ func TestOffersDeflate(t *testing.T) {
 		if got := offersDeflate(h); got != tt.want {
 			t.Errorf("%s: offersDeflate(%q) = %v, want %v", tt.name, tt.values, got, tt.want)
 		}
+	}
+}
+
+// A handler that panics (here: a hub built without the rooms it needs)
+// closes its own connection with 1011; the panic does not leave handle.
+func TestPanickingHandlerClosesItsConnection(t *testing.T) {
+	h := New(Config{})
+	defer func() {
+		close(h.quit)
+		h.lwg.Wait()
+	}()
+	c := &conn{h: h, wake: make(chan struct{}, 1), quit: make(chan struct{}), playerID: "p1"}
+	c.handle([]byte(`{"type":"room.join","room":"r1","as":"spectator"}`))
+	select {
+	case <-c.quit:
+	default:
+		t.Fatal("connection left open after its handler panicked")
+	}
+	if c.closeCode != websocket.CloseInternalServerErr {
+		t.Fatalf("close code %d, want 1011", c.closeCode)
 	}
 }
