@@ -675,7 +675,10 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 		case protocol.TypeError:
 			r.errs.add(f.Code, 1)
 			return
-		case protocol.TypeMatchFound:
+		case protocol.TypeMatchFound, protocol.TypeRoomJoined:
+			// A rematch swaps the seats. The new room's room.joined, which
+			// its goroutine sends before its first room.state, carries the
+			// seat; the old room's match.found may come after that state.
 			if f.HasSeat {
 				st.seat = f.Seat
 			}
