@@ -127,6 +127,17 @@ func appendMap[V any](dst []byte, m map[string]V, val func([]byte, V) ([]byte, b
 	return append(dst, '}'), true
 }
 
+// AppendString appends s as a JSON string, as encoding/json writes it: as
+// it is when it needs no escape (moves do not), through encoding/json
+// otherwise.
+func AppendString(dst []byte, s string) []byte {
+	if out, ok := appendPlainString(dst, s); ok {
+		return out
+	}
+	enc, _ := json.Marshal(s) // a string always encodes
+	return append(dst, enc...)
+}
+
 // appendPlainString appends s quoted when encoding/json would write it
 // with no escapes (printable ASCII but for ", \, <, > and &).
 func appendPlainString(dst []byte, s string) (_ []byte, ok bool) {

@@ -111,24 +111,10 @@ func (e *moveLogEncoder) encode(history []protocol.LastMove) []byte {
 		if n+i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = appendJSONString(e.buf, strconv.Itoa(mv.Seat)+":"+mv.Move)
+		e.buf = protocol.AppendString(e.buf, strconv.Itoa(mv.Seat)+":"+mv.Move)
 		e.ends = append(e.ends, len(e.buf))
 	}
 	return append(e.buf, ']')
-}
-
-// appendJSONString appends s as a JSON string: as it is when it is plain
-// printable ASCII (moves are), through encoding/json otherwise.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			enc, _ := json.Marshal(s) // a string always encodes
-			return append(dst, enc...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }
 
 func (r *Room) fromSnapshot(s snapshotV1) error {
