@@ -941,7 +941,7 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 	if err != nil {
 		return err
 	}
-	entry, err := json.Marshal(e)
+	entry, err := e.marshal()
 	if err != nil {
 		return err
 	}

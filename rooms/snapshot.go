@@ -50,10 +50,10 @@ type seatSnap struct {
 	Bot      string `json:"bot,omitempty"`
 }
 
-// snapshot encodes the room for the store. The metadata goes through
-// encoding/json; the move log comes from r.logEnc, which appends the moves
-// made since the last save, and the engine's snapshot is written as the
-// engine encoded it (valid JSON by the engine contract, checked by
+// snapshot encodes the room for the store. The metadata is written field
+// by field (snapshotjson.go), the move log comes from r.logEnc, which
+// appends the moves made since the last save, and the engine's snapshot is
+// written as the engine encoded it (valid JSON by the engine contract, checked by
 // enginetest), so a save does not encode the whole game again nor scan the
 // engine's bytes a second time (encoding/json compacts every RawMessage).
 func (r *Room) snapshot(now time.Time) ([]byte, error) {
@@ -68,7 +68,7 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	for _, st := range r.seats {
 		s.Seats = append(s.Seats, seatSnap(st))
 	}
-	meta, err := json.Marshal(s)
+	meta, err := s.marshal()
 	if err != nil {
 		return nil, err
 	}
