@@ -295,6 +295,7 @@ func (m *Manager) restore(snapshot []byte, epoch int64) (*Room, error) {
 	if err := r.fromSnapshot(s); err != nil {
 		return nil, err
 	}
+	r.savedEngine = slices.Clone(s.Engine)
 	r.epoch = epoch
 	if err := m.start(r, nil, nil); err != nil {
 		return nil, err

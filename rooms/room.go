@@ -56,11 +56,19 @@ type Room struct {
 	game engine.Game
 	info engine.Info
 
-	variant  string
-	state    engine.State
-	rollback engine.State
-	seats    []Seat
-	members  map[uint64]*member
+	variant string
+	state   engine.State
+	// savedEngine is the engine's snapshot as of the room's last save known
+	// to be in the store, and engineSnap the one the save under way wrote.
+	// A change to state is taken back from savedEngine (see revert), so a
+	// move does not clone the state first; with no store, prev holds the
+	// clone instead. changing is true while Apply runs (see safely).
+	savedEngine, engineSnap []byte
+	prev                    engine.State
+	changing                bool
+
+	seats   []Seat
+	members map[uint64]*member
 	// spectating counts the members with the spectator role and
 	// memberOf the members of each player id, so that a room.state does not
 	// walk every member (see addMember, removeMember).
@@ -119,6 +127,10 @@ type Room struct {
 	// the room stops without writing anything more.
 	epoch  int64
 	fenced bool
+	// broken is set when a change could not be taken back (see revert):
+	// the room closes, and the store's last save is what a later join
+	// restores.
+	broken bool
 }
 
 // ID is the room id.
@@ -253,9 +265,9 @@ func (r *Room) safely(f func()) {
 		if p := recover(); p != nil {
 			r.log.Error("room panic recovered", zap.String("room", r.id), zap.Any("panic", p),
 				zap.ByteString("stack", debug.Stack()))
-			if r.rollback != nil {
-				r.state = r.rollback
-				r.rollback = nil
+			if r.changing {
+				r.changing = false
+				r.revert()
 			}
 			if r.m.cfg.Metrics != nil {
 				r.m.cfg.Metrics.Errors.WithLabelValues(string(protocol.CodeInternal)).Inc()
@@ -266,7 +278,7 @@ func (r *Room) safely(f func()) {
 }
 
 func (r *Room) shouldClose() bool {
-	return r.fenced || r.adjourned || len(r.members) == 0 && r.status != StatusPlaying
+	return r.fenced || r.broken || r.adjourned || len(r.members) == 0 && r.status != StatusPlaying
 }
 
 func (r *Room) exit() {
@@ -516,12 +528,16 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 		r.flag(seat) // the timer has not fired yet
 		return protocol.Errorf(protocol.CodeGameOver, "your time ran out")
 	}
-	prev := r.state.Clone()
-	r.rollback = prev // a panic in Apply restores it (see safely)
+	if r.savedEngine == nil {
+		r.prev = r.state.Clone()
+	}
+	r.changing = true // a panic in Apply reverts it (see safely)
 	err := r.state.Apply(seat, move)
-	r.rollback = nil
+	r.changing = false
 	if err != nil {
-		r.state = prev
+		// A refused move leaves the state as it was (the engine contract,
+		// checked by enginetest for every game).
+		r.prev = nil
 		return protocol.AsError(err)
 	}
 	saved := r.keep()
@@ -537,9 +553,10 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	if err := r.save(context.Background(), logEntry{Kind: "move", Seat: &seat, Move: move, By: by}); err != nil {
 		r.log.Error("save failed; move rolled back", zap.String("room", r.id), zap.Error(err))
 		r.restore(saved)
-		r.state = prev
+		r.revert()
 		return protocol.Errorf(protocol.CodeInternal, "could not save the move, try again")
 	}
+	r.prev = nil
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Moves.WithLabelValues(r.info.ID, by).Inc()
 	}
@@ -927,6 +944,34 @@ type logEntry struct {
 	At     time.Time `json:"at"`
 }
 
+// saved records that the save under way is in the store.
+func (r *Room) saved() {
+	r.savedSeq = r.seq
+	r.savedEngine = r.engineSnap
+}
+
+// revert takes back a change to the engine state that was not saved: to
+// the clone taken before it when there is one, else to the state of the
+// last save, restored from its snapshot (a move no longer clones the state
+// on the chance that its save fails: the clone was a tenth of the bytes a
+// 19x19 go room allocated per move).
+func (r *Room) revert() {
+	if r.prev != nil {
+		r.state, r.prev = r.prev, nil
+		return
+	}
+	st, err := r.game.Restore(r.savedEngine)
+	if err != nil {
+		// The engine restored what it wrote at every save until now
+		// (enginetest checks the round trip); if it cannot, the room is
+		// not trusted to go on.
+		r.log.Error("cannot revert to the last save; closing the room", zap.String("room", r.id), zap.Error(err))
+		r.broken = true
+		return
+	}
+	r.state = st
+}
+
 // save writes the room's snapshot and the log entry in one store call.
 func (r *Room) save(ctx context.Context, e logEntry) error {
 	if r.m.cfg.Store == nil {
@@ -959,7 +1004,7 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 		Epoch: r.epoch,
 	})
 	if err == nil {
-		r.savedSeq = r.seq
+		r.saved()
 		return nil
 	}
 	if errors.Is(err, store.ErrFenced) {
@@ -974,7 +1019,7 @@ func (r *Room) save(ctx context.Context, e logEntry) error {
 	switch {
 	case lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap):
 		r.log.Warn("save reported an error but landed", zap.String("room", r.id), zap.Int64("seq", r.seq), zap.Error(err))
-		r.savedSeq = r.seq
+		r.saved()
 		return nil
 	case lerr != nil && !errors.Is(lerr, store.ErrNotFound):
 		// No definite answer: the write may still land. The caller rolls

@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -215,23 +216,80 @@ func twoPlayers(t *testing.T, m *Manager) (*Room, *fakeMember, *fakeMember) {
 }
 
 func TestPanicInRoomIsRecoveredAndStateKept(t *testing.T) {
+	// With a store the state is put back from the last save's snapshot;
+	// without one, from a clone taken before the move (Room.revert).
+	for _, tc := range []struct {
+		name  string
+		store store.Store
+	}{
+		{"from the last save", memstore.New()},
+		{"from a clone, no store", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			core, logs := observer.New(zap.ErrorLevel)
+			pool := botpool.New(2, 16, time.Second, zap.NewNop(), nil)
+			m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: tc.store, Pool: pool, Log: zap.New(core), BotTimeout: time.Second})
+			t.Cleanup(func() {
+				_ = m.Shutdown(context.Background())
+				pool.Close()
+			})
+			r, a, b := twoPlayers(t, m)
+			r.Move(a, "2", nil)
+			st := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
+			r.Move(b, "boom", nil)
+			r.Move(b, "1", nil) // the room still runs, from the last good state
+			after := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+			if after.Board.(float64) != 3 || after.Seq != st.Seq+1 {
+				t.Fatalf("after the panic: total %v seq %d (before: seq %d)", after.Board, after.Seq, st.Seq)
+			}
+			found := false
+			for _, e := range logs.FilterMessage("room panic recovered").All() {
+				found = found || e.ContextMap()["room"] == r.ID()
+			}
+			if !found {
+				t.Fatal("the panic was not logged with the room id")
+			}
+		})
+	}
+}
+
+// unrestorable is race5 whose snapshots cannot be restored.
+type unrestorable struct{ race5Game }
+
+func (unrestorable) Restore([]byte) (engine.State, error) { return nil, errors.New("corrupt") }
+
+func TestUnrevertableRoomClosesAndKeepsItsLastSave(t *testing.T) {
 	core, logs := observer.New(zap.ErrorLevel)
-	m, _ := newManager(t, zap.New(core), memstore.New(), time.Second)
-	r, a, b := twoPlayers(t, m)
+	st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1), loadDown: make(chan bool, 1)}
+	pool := botpool.New(1, 4, time.Second, zap.NewNop(), nil)
+	m := NewManager(Config{Catalog: engine.NewCatalog(unrestorable{}), Store: st, Pool: pool, Log: zap.New(core), BotTimeout: time.Second})
+	t.Cleanup(func() {
+		_ = m.Shutdown(context.Background())
+		pool.Close()
+	})
+	r, a, _ := twoPlayers(t, m)
+	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
+	before, err := st.LoadRoom(context.Background(), r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.mode <- "lost"
 	r.Move(a, "2", nil)
-	st := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
-	r.Move(b, "boom", nil)
-	r.Move(b, "1", nil) // the room still runs, from the last good state
-	after := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
-	if after.Board.(float64) != 3 || after.Seq != st.Seq+1 {
-		t.Fatalf("after the panic: total %v seq %d (before: seq %d)", after.Board, after.Seq, st.Seq)
+	a.waitErr(t, string(protocol.CodeInternal))
+	select {
+	case <-r.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the room did not close after failing to revert")
 	}
-	found := false
-	for _, e := range logs.FilterMessage("room panic recovered").All() {
-		found = found || e.ContextMap()["room"] == r.ID()
+	if logs.FilterMessage("cannot revert to the last save; closing the room").Len() == 0 {
+		t.Error("the failed revert was not logged")
 	}
-	if !found {
-		t.Fatal("the panic was not logged with the room id")
+	saved, err := st.LoadRoom(context.Background(), r.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved.Seq != before.Seq || !bytes.Equal(saved.Snapshot, before.Snapshot) {
+		t.Fatalf("stored seq %d, want the last good save's %d, unchanged", saved.Seq, before.Seq)
 	}
 }
 

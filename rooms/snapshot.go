@@ -61,6 +61,7 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.engineSnap = eng
 	s := snapshotMeta{V: 1, ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Seq: r.seq,
 		Result: r.result, LastMove: r.lastMove, Created: r.created, Updated: now, Private: r.private,
 		Watch: r.watch, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
