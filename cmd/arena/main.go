@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.A, "a", "", "level of side A (required)")
 	fs.StringVar(&cfg.B, "b", "", "level of side B, or gnugo (go only); not used by one-seat games")
 	fs.IntVar(&cfg.Games, "games", 10, "games to play (with -torneio: games per pairing with each level first)")
+	fs.IntVar(&cfg.First, "first", 0, "index of the first game: game i is the same in every run with the same -seed, so -first 100 -games 100 plays the second half of a 200-game match")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the games' chance, the bots' random sources and the openings")
 	fs.DurationVar(&cfg.MoveTime, "movetime", time.Second, "each bot's deadline per move (0: none, budgets only)")
 	fs.IntVar(&cfg.Openings, "openings", 0, "random legal plies before the bots take over (each opening is played with both seat assignments)")
@@ -66,8 +67,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		cfg.Progress = func(g arena.Game) {
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Fprintf(stderr, "game %d: A seat %d, winner seat %d, %s, scores %v, GNU Go %q, %d plies: %s\n",
-				g.Index, g.ASeat, g.Winner, g.Reason, g.Scores, g.Referee, g.Plies, strings.Join(g.Moves, " "))
+			tile := ""
+			if g.MaxTile > 0 {
+				tile = fmt.Sprintf(", largest tile %d", g.MaxTile)
+			}
+			fmt.Fprintf(stderr, "game %d: A seat %d, winner seat %d, %s, scores %v%s, GNU Go %q, %d plies: %s\n",
+				g.Index, g.ASeat, g.Winner, g.Reason, g.Scores, tile, g.Referee, g.Plies, strings.Join(g.Moves, " "))
 		}
 	}
 	cat := games.Catalog()

@@ -37,6 +37,11 @@ type Config struct {
 	A, B string
 	// Games is the number of games; A and B swap seats every game.
 	Games int
+	// First is the index of the first game. Game i is the same game in any
+	// run with the same seed (its chance, opening and bots' seeds depend on
+	// i alone), so a long match can be played as several runs (-first 0
+	// -games 50, then -first 50 -games 50, ...) that add up to one.
+	First int
 	// Seed fixes the games' chance, the bots' random sources and the
 	// openings.
 	Seed uint64
@@ -188,6 +193,9 @@ func (c *Config) check(cat *engine.Catalog) (engine.Game, engine.Variant, error)
 	if c.Games < 1 {
 		return nil, engine.Variant{}, fmt.Errorf("games = %d, want at least 1", c.Games)
 	}
+	if c.First < 0 {
+		return nil, engine.Variant{}, fmt.Errorf("first = %d, want at least 0", c.First)
+	}
 	if c.Parallel < 1 {
 		c.Parallel = 1
 	}
@@ -222,7 +230,7 @@ func Run(ctx context.Context, cat *engine.Catalog, cfg Config) (*Match, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				games[i], errs[i] = playOne(ctx, g, cfg, v, i)
+				games[i], errs[i] = playOne(ctx, g, cfg, v, cfg.First+i)
 				if errs[i] == nil && cfg.Progress != nil {
 					cfg.Progress(games[i])
 				}

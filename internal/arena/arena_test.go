@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -212,6 +213,52 @@ func TestSolo2048(t *testing.T) {
 	}
 	if mean := rows[0][2]; mean != strconv.Itoa(int(g.Scores[0])) {
 		t.Fatalf("mean %s, want the one game's score %v", mean, g.Scores[0])
+	}
+}
+
+// TestFirstGameSplitsAMatch: a match played as two runs (-first) is the
+// one-run match, game by game, for one-seat and two-seat games.
+func TestFirstGameSplitsAMatch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"2048 solo", Config{Game: "2048", Variant: "solo", A: "guloso"}},
+		{"orbito with an opening", Config{Game: "orbito", A: "facil", B: "normal", Openings: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			whole, halves := tc.cfg, tc.cfg
+			whole.Games, whole.Seed = 5, 3
+			halves.Seed = 3
+			one, err := Run(context.Background(), games.Catalog(), whole)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Game
+			var last *Match
+			for _, part := range [][2]int{{0, 2}, {2, 3}} {
+				halves.First, halves.Games = part[0], part[1]
+				m, err := Run(context.Background(), games.Catalog(), halves)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, last = append(got, m.Games...), m
+			}
+			if len(got) != len(one.Games) {
+				t.Fatalf("%d games in two runs, %d in one", len(got), len(one.Games))
+			}
+			for i, g := range one.Games {
+				h := got[i]
+				if h.Index != g.Index || h.ASeat != g.ASeat || h.Winner != g.Winner || h.MaxTile != g.MaxTile ||
+					!slices.Equal(h.Moves, g.Moves) || !slices.Equal(h.Scores, g.Scores) {
+					t.Fatalf("game %d: two runs gave %+v, one run %+v", i, h, g)
+				}
+			}
+			var out bytes.Buffer
+			if err := last.Markdown(&out); err != nil || !strings.Contains(out.String(), "3 games from game 2,") {
+				t.Fatalf("report of the second run does not say where it starts: %q (%v)", out.String(), err)
+			}
+		})
 	}
 }
 

@@ -33,8 +33,8 @@ func (m *Match) Markdown(w io.Writer) error {
 		if c.B == GnuGoLevel {
 			against = fmt.Sprintf("gnugo (GNU Go --level %d, Chinese rules, komi 0.5)", c.GnuGoLevel)
 		}
-		fmt.Fprintf(&b, "%s %s: %s vs %s, %d games, seed %d, movetime %s, openings %d, parallel %d\n\n",
-			c.Game, c.Variant, c.A, against, len(m.Games), c.Seed, c.MoveTime, c.Openings, c.Parallel)
+		fmt.Fprintf(&b, "%s %s: %s vs %s, %d games%s, seed %d, movetime %s, openings %d, parallel %d\n\n",
+			c.Game, c.Variant, c.A, against, len(m.Games), c.firstGame(), c.Seed, c.MoveTime, c.Openings, c.Parallel)
 		b.WriteString("| side | level | games | wins | losses | draws | win % | as first W-L-D | as second W-L-D | avg score | avg ms/move | max ms/move | moves |\n")
 		b.WriteString("|---|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|\n")
 		for i, sd := range []Side{m.A, m.B} {
@@ -102,7 +102,7 @@ func (m *Match) footnotes(b *strings.Builder) {
 // share of games reaching each tile, time per move.
 func (m *Match) soloMarkdown(b *strings.Builder) {
 	c := m.Config
-	fmt.Fprintf(b, "%s %s: %s, %d games, seed %d, movetime %s, parallel %d\n\n", c.Game, c.Variant, c.A, len(m.Games), c.Seed, c.MoveTime, c.Parallel)
+	fmt.Fprintf(b, "%s %s: %s, %d games%s, seed %d, movetime %s, parallel %d\n\n", c.Game, c.Variant, c.A, len(m.Games), c.firstGame(), c.Seed, c.MoveTime, c.Parallel)
 	var scores []float64
 	for _, g := range m.Games {
 		if len(g.Scores) > 0 {
@@ -164,4 +164,12 @@ func (m *Match) Records(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// firstGame names the first game's index when a run does not start at 0.
+func (c Config) firstGame() string {
+	if c.First == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" from game %d", c.First)
 }
