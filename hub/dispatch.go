@@ -3,7 +3,6 @@ package hub
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -29,9 +28,8 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 	if h.draining.Load() {
 		return // shutting down: the socket closes with 1012 next
 	}
-	var m protocol.ClientMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&m); err != nil || dec.More() {
+	m, err := protocol.DecodeClientMessage(data)
+	if err != nil {
 		c.errorTo(nil, "", protocol.Errorf(protocol.CodeBadRequest, "malformed JSON message"))
 		return
 	}

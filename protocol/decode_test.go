@@ -1,0 +1,102 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// referenceDecode is what the hub did before DecodeClientMessage: encoding/json,
+// then nothing but white space after the value.
+func referenceDecode(data []byte) (ClientMessage, bool) {
+	var m ClientMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&m); err != nil || dec.More() {
+		return ClientMessage{}, false
+	}
+	return m, true
+}
+
+// checkDecode fails t unless DecodeClientMessage agrees with encoding/json.
+func checkDecode(t *testing.T, data []byte) {
+	t.Helper()
+	got, err := DecodeClientMessage(data)
+	want, ok := referenceDecode(data)
+	if (err == nil) != ok {
+		t.Fatalf("%q: error %v, encoding/json accepts: %v", data, err, ok)
+	}
+	if ok && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\n got %+v\nwant %+v", data, got, want)
+	}
+}
+
+var decodeCases = []struct {
+	name string
+	msg  string
+	fast bool // read without encoding/json
+}{
+	{"move", `{"type":"room.move","room":"r1","move":"D4","id":7}`, true},
+	{"move with white space and a string id", " {\n\t\"id\" : \"a-1\" , \"type\":\"room.move\",\"room\":\"r1\",\"move\":\"pass\" }\r\n", true},
+	{"join", `{"type":"room.join","room":"abc","as":"spectator"}`, true},
+	{"hello with a name", `{"type":"hello","name":"Ana","token":"t0k"}`, true},
+	{"empty object", `{}`, true},
+	{"duplicate key: the last wins", `{"type":"a","type":"b"}`, true},
+	{"id: a negative fraction with an exponent", `{"id":-0.5e+3,"type":"x"}`, true},
+	{"empty string", `{"type":""}`, true},
+	{"hello with features", `{"type":"hello","features":["patch"]}`, false},
+	{"key in another case", `{"Type":"room.move"}`, false},
+	{"unknown key", `{"type":"room.move","seq":3}`, false},
+	{"escape in a value", `{"type":"room.chat","room":"r","move":"a\"b"}`, false},
+	{"non-ASCII value", `{"type":"hello","name":"João"}`, false},
+	{"null value", `{"type":null}`, false},
+	{"bool field", `{"type":"room.create","private":true}`, false},
+	{"id object", `{"id":{"a":1},"type":"x"}`, false},
+	{"trailing value", `{"type":"a"} {"type":"b"}`, false},
+	{"trailing brace (encoding/json's Decoder allows it)", `{"type":"a"}}`, false},
+	{"leading zero id", `{"id":01}`, false},
+	{"bad number", `{"id":-}`, false},
+	{"trailing comma", `{"type":"a",}`, false},
+	{"not an object", `["type"]`, false},
+	{"empty", ``, false},
+	{"wrong type", `{"move":5}`, false},
+	{"cut short", `{"type":"room.mo`, false},
+}
+
+func TestDecodeClientMessage(t *testing.T) {
+	for _, tc := range decodeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			checkDecode(t, []byte(tc.msg))
+			if _, fast := decodeFlat([]byte(tc.msg)); fast != tc.fast {
+				t.Errorf("read directly: %v, want %v", fast, tc.fast)
+			}
+		})
+	}
+}
+
+func FuzzDecodeClientMessage(f *testing.F) {
+	for _, tc := range decodeCases {
+		f.Add([]byte(tc.msg))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkDecode(t, data) })
+}
+
+func BenchmarkDecodeClientMessage(b *testing.B) {
+	msg := []byte(`{"type":"room.move","room":"k3j5x9","move":"D4","id":123}`)
+	b.Run("direct", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := DecodeClientMessage(msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := referenceDecode(msg); !ok {
+				b.Fatal("refused")
+			}
+		}
+	})
+}
