@@ -358,6 +358,11 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 			return missing("text")
 		}
 	}
+	// Most messages are for a room that runs here: those need no store,
+	// so no deadline for one (a timer per move).
+	if r, ok := h.cfg.Rooms.Running(m.Room); ok && postToRoom(r, c, m) {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	return h.route(ctx, c, m)
