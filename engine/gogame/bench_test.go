@@ -78,3 +78,93 @@ func BenchmarkMCTS9x9(b *testing.B) {
 	}
 	b.ReportMetric(float64(10000*i)/b.Elapsed().Seconds(), "playouts/s")
 }
+
+// roomGame returns a 19x19 game after plies random legal moves (passes
+// left out so the game goes on) and the legal move that follows, as a
+// room of two humans would reach it.
+func roomGame(b *testing.B, plies int) (*state, string) {
+	s := mustNew(b, "19", "")
+	rng := rand.New(rand.NewPCG(19, uint64(plies)))
+	for ply := 0; ; ply++ {
+		seat, _ := s.Turn()
+		legal := s.Legal(seat)
+		legal = legal[:len(legal)-1] // no pass: keep the game going
+		move := legal[rng.IntN(len(legal))]
+		if ply == plies {
+			return s, move
+		}
+		if err := s.Apply(seat, move); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRoomMove19 is what a room asks of the engine on every move of a
+// 19x19 game (rooms/room.go): Apply, then Legal for the side to move, Score,
+// Board, Extra, Outcome, Turn and the snapshot (MarshalJSON), at a middle
+// game (120 moves played) and a late game (300 moves). Each op applies the
+// same move to a fresh clone; the clone is outside the timing.
+func BenchmarkRoomMove19(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		plies int
+	}{{"mid", 120}, {"late", 300}} {
+		b.Run(tc.name, func(b *testing.B) {
+			s, move := roomGame(b, tc.plies)
+			seat, _ := s.Turn()
+			for b.Loop() {
+				b.StopTimer()
+				c := s.Clone()
+				b.StartTimer()
+				if err := c.Apply(seat, move); err != nil {
+					b.Fatal(err)
+				}
+				t, _ := c.Turn()
+				if len(c.Legal(t)) == 0 {
+					b.Fatal("no legal moves")
+				}
+				_ = c.Score()
+				_ = c.Board()
+				_ = c.Extra()
+				if c.Outcome().Over {
+					b.Fatal("game over")
+				}
+				if _, err := c.MarshalJSON(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRoomCalls19 breaks BenchmarkRoomMove19 down: each read-only
+// call alone on the position after the move.
+func BenchmarkRoomCalls19(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		plies int
+	}{{"mid", 120}, {"late", 300}} {
+		s, move := roomGame(b, tc.plies)
+		seat, _ := s.Turn()
+		if err := s.Apply(seat, move); err != nil {
+			b.Fatal(err)
+		}
+		t, _ := s.Turn()
+		for _, call := range []struct {
+			name string
+			f    func()
+		}{
+			{"Legal", func() { s.Legal(t) }},
+			{"Score", func() { s.Score() }},
+			{"Board", func() { s.Board() }},
+			{"Extra", func() { s.Extra() }},
+			{"MarshalJSON", func() { s.MarshalJSON() }},
+		} {
+			b.Run(tc.name+"/"+call.name, func(b *testing.B) {
+				for b.Loop() {
+					call.f()
+				}
+			})
+		}
+	}
+}
