@@ -65,6 +65,7 @@ func compareWithRef(t testing.TB, where string, s *state, r *refState, st *diffS
 	if s.board.hash != r.board.hash {
 		t.Fatalf("%s: hash %x, want %x", where, s.board.hash, r.board.hash)
 	}
+	checkChains(t, where, s.board)
 	for p := range r.board.cells {
 		o, err := s.check(p, s.toMove)
 		ro, rerr := r.check(p, r.toMove)
@@ -83,6 +84,45 @@ func compareWithRef(t testing.TB, where string, s *state, r *refState, st *diffS
 		if o.hash != ro.hash || !slices.Equal(sorted(o.captured), sorted(ro.captured)) {
 			t.Fatalf("%s: check(%s) captures %v hash %x, want %v %x", where, s.board.geo.names[p],
 				names(s.board.geo, o.captured), o.hash, names(s.board.geo, ro.captured), ro.hash)
+		}
+	}
+}
+
+// checkChains fails unless the board's chains are what flood fills find:
+// every stone's representative is a stone of its color that represents
+// itself, and each representative's list holds exactly the stones
+// connected to it, once, with the right size and number of liberties.
+func checkChains(t testing.TB, where string, b *board) {
+	t.Helper()
+	for p, c := range b.cells {
+		if c == empty {
+			continue
+		}
+		h := int(b.head[p])
+		if b.cells[h] != c || int(b.head[h]) != h {
+			t.Fatalf("%s: %s has representative %s", where, b.geo.names[p], b.geo.names[h])
+		}
+		if h != p {
+			continue // the representative's chain is checked below
+		}
+		var members []int
+		for q := h; ; {
+			members = append(members, q)
+			if b.head[q] != int16(h) || len(members) > len(b.cells) {
+				t.Fatalf("%s: the chain list of %s is broken", where, b.geo.names[p])
+			}
+			q = int(b.next[q])
+			if q == h {
+				break
+			}
+		}
+		slices.Sort(members)
+		if want := b.chain(p); !slices.Equal(members, want) || int(b.size[h]) != len(want) {
+			t.Fatalf("%s: chain of %s is %v (size %d), want %v", where, b.geo.names[p],
+				names(b.geo, members), b.size[h], names(b.geo, want))
+		}
+		if got, want := int(b.libs[h]), b.libertyCount(p); got != want {
+			t.Fatalf("%s: chain of %s has %d liberties, want %d", where, b.geo.names[p], got, want)
 		}
 	}
 }

@@ -141,33 +141,43 @@ func (s *state) Legal(seat int) []string {
 	if s.checkSeat(seat) != nil {
 		return nil
 	}
-	// One pass labels the chains and their liberties; then each empty
-	// intersection is decided from its neighbours, and only a capturing
-	// move pays for working out the position it leads to (check does the
-	// same per move, flood-filling each neighbouring chain).
+	// Each empty intersection is decided from its neighbours' chains: p is
+	// a liberty of each, so an opponent chain with one liberty is captured
+	// and an own chain with more keeps the stone alive. The hash of the
+	// position after the move decides superko.
 	b, c := s.board, s.toMove
-	chain, libs := b.chainLiberties()
-	var out []string
+	out := make([]string, 0, len(b.cells)-b.nb-b.nw+1)
+	opp := c.opponent()
 	for p, pc := range b.cells {
 		if pc != empty {
 			continue
 		}
-		captures, lives := false, false
+		hash := b.hash ^ b.geo.key(p, c)
+		var taken [4]int16
+		nt, lives := 0, false
 		for _, q := range b.geo.adj[p] {
 			switch b.cells[q] {
 			case empty:
 				lives = true
 			case c:
-				lives = lives || libs[chain[q]] > 1
-			default: // an opponent chain whose one liberty is p
-				captures = captures || libs[chain[q]] == 1
+				lives = lives || b.libs[b.head[q]] > 1
+			default:
+				h := b.head[q]
+				if b.libs[h] != 1 || slices.Contains(taken[:nt], h) {
+					continue
+				}
+				taken[nt] = h
+				nt++
+				for r := int(h); ; {
+					hash ^= b.geo.key(r, opp)
+					r = int(b.next[r])
+					if r == int(h) {
+						break
+					}
+				}
 			}
 		}
-		hash := b.hash ^ b.geo.key(p, c)
-		switch {
-		case captures:
-			hash = b.try(p, c).hash
-		case !lives:
+		if nt == 0 && !lives {
 			continue // suicide
 		}
 		if _, repeats := s.seen[hash]; !repeats {
