@@ -20,16 +20,12 @@ const (
 // opponent returns the other player's color.
 func (c color) opponent() color { return 3 - c }
 
+// symbols are the seed's characters of the colors, by color ('.' for
+// anything but a stone, as the Playout's border).
+const symbols = ".XO."
+
 // symbol is the seed's character for the color: 'X', 'O' or '.'.
-func (c color) symbol() byte {
-	switch c {
-	case black:
-		return 'X'
-	case white:
-		return 'O'
-	}
-	return '.'
-}
+func (c color) symbol() byte { return symbols[c] }
 
 // name is the color's name on the wire: "black" or "white".
 func (c color) name() string {
@@ -505,14 +501,31 @@ func (b *board) differentNeighbours(t []int) []int {
 // holds only that player's stones. A territory without any border (the
 // empty board) belongs to nobody.
 func (b *board) areaScore() (scoreBlack, scoreWhite int) {
-	scoreBlack, scoreWhite = b.count()
-	seen := make([]bool, len(b.cells))
+	scoreBlack, scoreWhite = b.nb, b.nw
+	// One visited set for all the territories: they are disjoint.
+	b.newMark()
+	stack := b.stack[:0]
 	for p, c := range b.cells {
-		if c != empty || seen[p] {
+		if c != empty || b.mark[p] == b.gen {
 			continue
 		}
+		b.mark[p] = b.gen
+		stack = append(stack, p)
 		size, borders := 0, color(0)
-		b.flood(p, func(q int) { size++; seen[q] = true }, func(r int) { borders |= b.cells[r] })
+		for len(stack) > 0 {
+			q := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			size++
+			for _, r := range b.geo.adj[q] {
+				switch cr := b.cells[r]; {
+				case cr != empty:
+					borders |= cr
+				case b.mark[r] != b.gen:
+					b.mark[r] = b.gen
+					stack = append(stack, r)
+				}
+			}
+		}
 		switch borders {
 		case black:
 			scoreBlack += size
@@ -520,20 +533,27 @@ func (b *board) areaScore() (scoreBlack, scoreWhite int) {
 			scoreWhite += size
 		}
 	}
+	b.stack = stack
 	return scoreBlack, scoreWhite
 }
 
 // rows returns the board view: one string per row, top row (row n) first,
-// with 'X', 'O' and '.'.
+// with 'X', 'O' and '.'. The rows are slices of one string.
 func (b *board) rows() []string {
 	n := b.geo.n
-	out := make([]string, n)
-	line := make([]byte, n)
-	for r := range n {
-		for c := range n {
-			line[c] = b.cells[r*n+c].symbol()
+	var sb strings.Builder
+	sb.Grow(n * n)
+	var line [len(columns)]byte
+	for r := n - 1; r >= 0; r-- {
+		for i, c := range b.cells[r*n : (r+1)*n] {
+			line[i] = symbols[c]
 		}
-		out[n-1-r] = string(line)
+		sb.Write(line[:n])
+	}
+	all := sb.String()
+	out := make([]string, n)
+	for i := range out {
+		out[i] = all[i*n : (i+1)*n]
 	}
 	return out
 }

@@ -40,6 +40,10 @@ type state struct {
 	// so for the at most a few thousand positions of a game a false
 	// repetition is astronomically unlikely (below 1e-12).
 	seen map[uint64]struct{}
+	// seenBits is a one-hash Bloom filter of seen: bit h%len of every hash
+	// in it is set, so a hash whose bit is clear was never seen and needs
+	// no map lookup (most of Legal's candidates).
+	seenBits hashFilter
 	// start is the starting position (the setup) and moves the moves played
 	// since, which is all a snapshot needs.
 	start setupSpec
@@ -52,13 +56,33 @@ func newState(geo *geometry, sp setupSpec) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state{
+	s := &state{
 		variant: strconv.Itoa(geo.n),
 		board:   b,
 		toMove:  toMove,
 		seen:    map[uint64]struct{}{b.hash: {}},
 		start:   setupOf(b, toMove),
-	}, nil
+	}
+	s.seenBits.add(b.hash)
+	return s, nil
+}
+
+// hashFilter is a set of bits indexed by the low bits of a position hash.
+type hashFilter [128]uint64
+
+// add sets the bit of h.
+func (f *hashFilter) add(h uint64) { f[h>>6%uint64(len(f))] |= 1 << (h % 64) }
+
+// has reports whether the bit of h is set.
+func (f *hashFilter) has(h uint64) bool { return f[h>>6%uint64(len(f))]&(1<<(h%64)) != 0 }
+
+// repeats reports whether the position of hash h occurred earlier.
+func (s *state) repeats(h uint64) bool {
+	if !s.seenBits.has(h) {
+		return false
+	}
+	_, ok := s.seen[h]
+	return ok
 }
 
 // Variant is the board size as a variant id.
@@ -100,6 +124,7 @@ func (s *state) Apply(seat int, move string) error {
 	}
 	s.board.play(p, s.toMove, o)
 	s.seen[s.board.hash] = struct{}{}
+	s.seenBits.add(s.board.hash)
 	s.passes = 0
 	s.toMove = s.toMove.opponent()
 	s.moves = append(s.moves, move)
@@ -128,7 +153,7 @@ func (s *state) check(p int, c color) (outcome, error) {
 	if o.suicide {
 		return o, engine.Errorf(engine.CodeIllegalMove, "%s is suicide: the %s stones there would have no liberty", name, c.name())
 	}
-	if _, ok := s.seen[o.hash]; ok {
+	if s.repeats(o.hash) {
 		return o, engine.Errorf(engine.CodeIllegalMove, "%s repeats an earlier position", name)
 	}
 	return o, nil
@@ -180,7 +205,7 @@ func (s *state) Legal(seat int) []string {
 		if nt == 0 && !lives {
 			continue // suicide
 		}
-		if _, repeats := s.seen[hash]; !repeats {
+		if !s.repeats(hash) {
 			out = append(out, b.geo.names[p])
 		}
 	}
