@@ -48,6 +48,11 @@ type state struct {
 	// since, which is all a snapshot needs.
 	start setupSpec
 	moves []string
+	// startJSON is start as encoding/json writes it, and movesJSON the
+	// moves as the elements of a JSON array (`"D4","pass"`), appended by
+	// Apply, so that a snapshot copies them instead of encoding them again.
+	// startJSON is never changed after newState, so clones share it.
+	startJSON, movesJSON []byte
 }
 
 // newState starts a game from a checked setup.
@@ -64,6 +69,9 @@ func newState(geo *geometry, sp setupSpec) (*state, error) {
 		start:   setupOf(b, toMove),
 	}
 	s.seenBits.add(b.hash)
+	if s.startJSON, err = json.Marshal(s.start); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -111,7 +119,7 @@ func (s *state) Apply(seat int, move string) error {
 	if move == Pass {
 		s.passes++
 		s.toMove = s.toMove.opponent()
-		s.moves = append(s.moves, Pass)
+		s.addMove(Pass)
 		return nil
 	}
 	p, err := s.board.geo.parsePoint(move)
@@ -127,8 +135,17 @@ func (s *state) Apply(seat int, move string) error {
 	s.seenBits.add(s.board.hash)
 	s.passes = 0
 	s.toMove = s.toMove.opponent()
-	s.moves = append(s.moves, move)
+	s.addMove(move)
 	return nil
+}
+
+// addMove records a move played, in moves and in movesJSON.
+func (s *state) addMove(move string) {
+	if len(s.moves) > 0 {
+		s.movesJSON = append(s.movesJSON, ',')
+	}
+	s.movesJSON = appendJSONString(s.movesJSON, move)
+	s.moves = append(s.moves, move)
 }
 
 // checkSeat refuses a move after the end or out of turn.
@@ -257,6 +274,8 @@ func (s *state) Clone() engine.State {
 	c.start.Black = slices.Clone(s.start.Black)
 	c.start.White = slices.Clone(s.start.White)
 	c.moves = slices.Clone(s.moves)
+	c.startJSON = slices.Clip(s.startJSON)
+	c.movesJSON = slices.Clone(s.movesJSON)
 	return &c
 }
 
@@ -273,34 +292,26 @@ type snapshot struct {
 
 // MarshalJSON encodes the complete state deterministically, with the
 // bytes encoding/json would write for a snapshot. A room saves after
-// every move, so the growing move list is written directly rather than
-// through reflection.
+// every move, so the start and the growing move list are kept encoded
+// and copied rather than written again through reflection.
 func (s *state) MarshalJSON() ([]byte, error) {
-	start, err := json.Marshal(s.start)
-	if err != nil {
-		return nil, err
-	}
 	n := s.board.geo.n
-	b := make([]byte, 0, 64+len(start)+6*len(s.moves)+(n+3)*n)
+	b := make([]byte, 0, len(`{"variant":"19","start":,"moves":[],"board":[],"toMove":"white"}`)+
+		len(s.startJSON)+len(s.movesJSON)+(n+3)*n)
 	b = append(b, `{"variant":`...)
 	b = appendJSONString(b, s.variant)
 	b = append(b, `,"start":`...)
-	b = append(b, start...)
+	b = append(b, s.startJSON...)
 	b = append(b, `,"moves":[`...)
-	for i, m := range s.moves {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, m)
-	}
+	b = append(b, s.movesJSON...)
 	b = append(b, `],"board":[`...)
 	for r := n - 1; r >= 0; r-- {
 		if r < n-1 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		for c := range n {
-			b = append(b, s.board.cells[r*n+c].symbol())
+		for _, c := range s.board.cells[r*n : (r+1)*n] {
+			b = append(b, symbols[c])
 		}
 		b = append(b, '"')
 	}
