@@ -80,56 +80,68 @@ func BenchmarkMCTS9x9(b *testing.B) {
 }
 
 // roomGame returns a 19x19 game after plies random legal moves (passes
-// left out so the game goes on) and the legal move that follows, as a
-// room of two humans would reach it.
-func roomGame(b *testing.B, plies int) (*state, string) {
+// left out so the game goes on), as a room of two humans would reach it,
+// and the next window moves of the game.
+func roomGame(b *testing.B, plies, window int) (*state, []string) {
 	s := mustNew(b, "19", "")
 	rng := rand.New(rand.NewPCG(19, uint64(plies)))
-	for ply := 0; ; ply++ {
+	var start *state
+	for ply := 0; ply < plies+window; ply++ {
+		if ply == plies {
+			start = s.Clone().(*state)
+		}
 		seat, _ := s.Turn()
 		legal := s.Legal(seat)
 		legal = legal[:len(legal)-1] // no pass: keep the game going
-		move := legal[rng.IntN(len(legal))]
-		if ply == plies {
-			return s, move
-		}
-		if err := s.Apply(seat, move); err != nil {
+		if err := s.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
 			b.Fatal(err)
 		}
 	}
+	return start, s.moves[plies:]
 }
 
+// roomPositions are the stages of a 19x19 game the room benchmarks time:
+// the window of moves after the middle game's 100 moves or the late
+// game's 280.
+var roomPositions = []struct {
+	name          string
+	plies, window int
+}{{"mid", 100, 40}, {"late", 280, 40}}
+
 // BenchmarkRoomMove19 is what a room asks of the engine on every move of a
-// 19x19 game (rooms/room.go): Apply, then Legal for the side to move, Score,
-// Board, Extra, Outcome, Turn and the snapshot (MarshalJSON), at a middle
-// game (120 moves played) and a late game (300 moves). Each op applies the
-// same move to a fresh clone; the clone is outside the timing.
+// 19x19 game (rooms/room.go): Apply, then Turn, Legal for the side to
+// move, Score, Board, Extra, Outcome and the snapshot (MarshalJSON). The
+// ops play the 40 moves of the window one after the other on one state,
+// as a room does; after the window the state is cloned again from its
+// start, outside the timing.
 func BenchmarkRoomMove19(b *testing.B) {
-	for _, tc := range []struct {
-		name  string
-		plies int
-	}{{"mid", 120}, {"late", 300}} {
-		b.Run(tc.name, func(b *testing.B) {
-			s, move := roomGame(b, tc.plies)
-			seat, _ := s.Turn()
+	for _, pos := range roomPositions {
+		b.Run(pos.name, func(b *testing.B) {
+			start, moves := roomGame(b, pos.plies, pos.window)
+			var s *state
+			i := len(moves)
 			for b.Loop() {
-				b.StopTimer()
-				c := s.Clone()
-				b.StartTimer()
-				if err := c.Apply(seat, move); err != nil {
+				if i == len(moves) {
+					b.StopTimer()
+					s, i = start.Clone().(*state), 0
+					b.StartTimer()
+				}
+				seat, _ := s.Turn()
+				if err := s.Apply(seat, moves[i]); err != nil {
 					b.Fatal(err)
 				}
-				t, _ := c.Turn()
-				if len(c.Legal(t)) == 0 {
+				i++
+				t, _ := s.Turn()
+				if len(s.Legal(t)) == 0 {
 					b.Fatal("no legal moves")
 				}
-				_ = c.Score()
-				_ = c.Board()
-				_ = c.Extra()
-				if c.Outcome().Over {
+				_ = s.Score()
+				_ = s.Board()
+				_ = s.Extra()
+				if s.Outcome().Over {
 					b.Fatal("game over")
 				}
-				if _, err := c.MarshalJSON(); err != nil {
+				if _, err := s.MarshalJSON(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -138,15 +150,12 @@ func BenchmarkRoomMove19(b *testing.B) {
 }
 
 // BenchmarkRoomCalls19 breaks BenchmarkRoomMove19 down: each read-only
-// call alone on the position after the move.
+// call alone on the position after the first move of the window.
 func BenchmarkRoomCalls19(b *testing.B) {
-	for _, tc := range []struct {
-		name  string
-		plies int
-	}{{"mid", 120}, {"late", 300}} {
-		s, move := roomGame(b, tc.plies)
+	for _, pos := range roomPositions {
+		s, moves := roomGame(b, pos.plies, pos.window)
 		seat, _ := s.Turn()
-		if err := s.Apply(seat, move); err != nil {
+		if err := s.Apply(seat, moves[0]); err != nil {
 			b.Fatal(err)
 		}
 		t, _ := s.Turn()
@@ -160,7 +169,7 @@ func BenchmarkRoomCalls19(b *testing.B) {
 			{"Extra", func() { s.Extra() }},
 			{"MarshalJSON", func() { s.MarshalJSON() }},
 		} {
-			b.Run(tc.name+"/"+call.name, func(b *testing.B) {
+			b.Run(pos.name+"/"+call.name, func(b *testing.B) {
 				for b.Loop() {
 					call.f()
 				}
