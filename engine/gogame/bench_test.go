@@ -150,7 +150,8 @@ func BenchmarkRoomMove19(b *testing.B) {
 }
 
 // BenchmarkRoomCalls19 breaks BenchmarkRoomMove19 down: each read-only
-// call alone on the position after the first move of the window.
+// call alone on the position after the first move of the window, and the
+// Clone a room takes before every Apply (to roll back a failed save).
 func BenchmarkRoomCalls19(b *testing.B) {
 	for _, pos := range roomPositions {
 		s, moves := roomGame(b, pos.plies, pos.window)
@@ -168,6 +169,7 @@ func BenchmarkRoomCalls19(b *testing.B) {
 			{"Board", func() { s.Board() }},
 			{"Extra", func() { s.Extra() }},
 			{"MarshalJSON", func() { s.MarshalJSON() }},
+			{"Clone", func() { s.Clone() }}, // the room's rollback copy before each Apply
 		} {
 			b.Run(pos.name+"/"+call.name, func(b *testing.B) {
 				for b.Loop() {

@@ -142,7 +142,8 @@ type board struct {
 	// chains is the one array that head, next, libs and size share.
 	chains []int16
 	// mark and gen implement visited sets for flood fills without clearing:
-	// an intersection is visited when mark[p] == gen.
+	// an intersection is visited when mark[p] == gen. mark is allocated by
+	// the first flood fill: the rules need none.
 	mark  []uint32
 	gen   uint32
 	stack []int
@@ -160,7 +161,6 @@ func newBoard(geo *geometry) *board {
 		libs:   chains[2*n2 : 3*n2 : 3*n2],
 		size:   chains[3*n2:],
 		chains: chains,
-		mark:   make([]uint32, n2),
 	}
 }
 
@@ -248,12 +248,12 @@ func (b *board) merge(h1, h2 int) int {
 // countLiberties counts the distinct liberties of the chain of
 // representative h by walking its stones.
 func (b *board) countLiberties(h int) int {
-	b.newMark()
+	var seen pointSet
 	n := 0
 	for q := h; ; {
 		for _, r := range b.geo.adj[q] {
-			if b.cells[r] == empty && b.mark[r] != b.gen {
-				b.mark[r] = b.gen
+			if b.cells[r] == empty && !seen.has(r) {
+				seen.add(r)
 				n++
 			}
 		}
@@ -264,8 +264,24 @@ func (b *board) countLiberties(h int) int {
 	}
 }
 
-// newMark starts a new visited set.
+// maxPoints is the number of intersections of the largest board.
+const maxPoints = len(columns) * len(columns)
+
+// pointSet is a set of intersections of a board of any size, small enough
+// to live on the stack.
+type pointSet [(maxPoints + 63) / 64]uint64
+
+// add puts p in the set.
+func (s *pointSet) add(p int) { s[p/64] |= 1 << (p % 64) }
+
+// has reports whether p is in the set.
+func (s *pointSet) has(p int) bool { return s[p/64]&(1<<(p%64)) != 0 }
+
+// newMark starts a new visited set of the flood fills.
 func (b *board) newMark() {
+	if b.mark == nil {
+		b.mark = make([]uint32, len(b.cells))
+	}
 	b.gen++
 	if b.gen == 0 {
 		clear(b.mark)
@@ -502,15 +518,18 @@ func (b *board) differentNeighbours(t []int) []int {
 // empty board) belongs to nobody.
 func (b *board) areaScore() (scoreBlack, scoreWhite int) {
 	scoreBlack, scoreWhite = b.nb, b.nw
-	// One visited set for all the territories: they are disjoint.
-	b.newMark()
-	stack := b.stack[:0]
+	// One visited set for all the territories (they are disjoint) and the
+	// stack live on the goroutine's stack, which is hot in the cache, not
+	// in the board, which is cold when a room's move comes.
+	var seen pointSet
+	var buf [maxPoints]int16
+	stack := buf[:0]
 	for p, c := range b.cells {
-		if c != empty || b.mark[p] == b.gen {
+		if c != empty || seen.has(p) {
 			continue
 		}
-		b.mark[p] = b.gen
-		stack = append(stack, p)
+		seen.add(p)
+		stack = append(stack, int16(p))
 		size, borders := 0, color(0)
 		for len(stack) > 0 {
 			q := stack[len(stack)-1]
@@ -520,9 +539,9 @@ func (b *board) areaScore() (scoreBlack, scoreWhite int) {
 				switch cr := b.cells[r]; {
 				case cr != empty:
 					borders |= cr
-				case b.mark[r] != b.gen:
-					b.mark[r] = b.gen
-					stack = append(stack, r)
+				case !seen.has(r):
+					seen.add(r)
+					stack = append(stack, int16(r))
 				}
 			}
 		}
@@ -533,7 +552,6 @@ func (b *board) areaScore() (scoreBlack, scoreWhite int) {
 			scoreWhite += size
 		}
 	}
-	b.stack = stack
 	return scoreBlack, scoreWhite
 }
 

@@ -344,3 +344,69 @@ func FuzzDifferential(f *testing.F) {
 		compareWithRef(t, "restored", rs.(*state), r, &st)
 	})
 }
+
+// TestCloneConcurrent plays on a state and on its clones at the same time
+// on other goroutines, as bots do (run with -race): each ends as the
+// reference says, whatever the other did.
+func TestCloneConcurrent(t *testing.T) {
+	s, r := mustNew(t, "19", ""), newRefState("19", "")
+	rng := rand.New(rand.NewPCG(3, 3))
+	var st diffStats
+	for ply := range 120 {
+		applyBoth(t, fmt.Sprintf("ply %d", ply), s, r, r.toMove.seat(), pickMove(rng, r, 1000))
+	}
+	type game struct {
+		s     *state
+		r     *refState
+		moves []string
+	}
+	games := []*game{{s: s, r: r}}
+	for range 3 {
+		games = append(games, &game{s: s.Clone().(*state), r: r.Clone()})
+	}
+	// The moves are chosen beforehand on the reference, which stays on
+	// this goroutine.
+	for i, g := range games {
+		rng := rand.New(rand.NewPCG(uint64(i), 4))
+		ref := g.r.Clone()
+		for range 60 {
+			m := pickMove(rng, ref, 1000)
+			g.moves = append(g.moves, m)
+			if ref.Apply(ref.toMove.seat(), m) != nil {
+				t.Fatal("pickMove chose an illegal move")
+			}
+		}
+	}
+	done := make(chan error, len(games))
+	for _, g := range games {
+		go func() {
+			for _, m := range g.moves {
+				seat, _ := g.s.Turn()
+				if err := g.s.Apply(seat, m); err != nil {
+					done <- err
+					return
+				}
+				g.s.Legal(1 - seat)
+				g.s.Score()
+				if _, err := g.s.MarshalJSON(); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range games {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, g := range games {
+		for _, m := range g.moves {
+			if err := g.r.Apply(g.r.toMove.seat(), m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		compareWithRef(t, fmt.Sprintf("game %d", i), g.s, g.r, &st)
+	}
+}

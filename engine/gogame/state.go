@@ -266,16 +266,20 @@ func (s *state) Extra() map[string]any {
 // String prints the board in the seed's goban_para_str layout.
 func (s *state) String() string { return s.board.String() }
 
-// Clone returns an independent deep copy.
+// Clone returns an independent copy: a move on either leaves the other as
+// it was, and either may be used on another goroutine.
 func (s *state) Clone() engine.State {
 	c := *s
 	c.board = s.board.clone()
 	c.seen = maps.Clone(s.seen)
 	c.start.Black = slices.Clone(s.start.Black)
 	c.start.White = slices.Clone(s.start.White)
-	c.moves = slices.Clone(s.moves)
+	// The moves, which Apply only appends to, are shared up to their
+	// length, clipped so that an append by the clone copies them first;
+	// an append by s writes past what the clone sees.
+	c.moves = slices.Clip(s.moves)
 	c.startJSON = slices.Clip(s.startJSON)
-	c.movesJSON = slices.Clone(s.movesJSON)
+	c.movesJSON = slices.Clip(s.movesJSON)
 	return &c
 }
 
