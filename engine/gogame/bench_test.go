@@ -1,6 +1,7 @@
 package gogame
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -113,39 +114,57 @@ var roomPositions = []struct {
 // move, Score, Board, Extra, Outcome and the snapshot (MarshalJSON). The
 // ops play the 40 moves of the window one after the other on one state,
 // as a room does; after the window the state is cloned again from its
-// start, outside the timing.
+// start, outside the timing. The 200rooms variants play the window on 200
+// states in turn, one move each, so that each state is as cold in the
+// caches as a room's among 200 busy ones.
 func BenchmarkRoomMove19(b *testing.B) {
 	for _, pos := range roomPositions {
-		b.Run(pos.name, func(b *testing.B) {
-			start, moves := roomGame(b, pos.plies, pos.window)
-			var s *state
-			i := len(moves)
-			for b.Loop() {
-				if i == len(moves) {
-					b.StopTimer()
-					s, i = start.Clone().(*state), 0
-					b.StartTimer()
-				}
-				seat, _ := s.Turn()
-				if err := s.Apply(seat, moves[i]); err != nil {
-					b.Fatal(err)
-				}
-				i++
-				t, _ := s.Turn()
-				if len(s.Legal(t)) == 0 {
-					b.Fatal("no legal moves")
-				}
-				_ = s.Score()
-				_ = s.Board()
-				_ = s.Extra()
-				if s.Outcome().Over {
-					b.Fatal("game over")
-				}
-				if _, err := s.MarshalJSON(); err != nil {
-					b.Fatal(err)
-				}
+		for _, rooms := range []int{1, 200} {
+			name := pos.name
+			if rooms > 1 {
+				name += fmt.Sprintf("/%drooms", rooms)
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				start, moves := roomGame(b, pos.plies, pos.window)
+				states := make([]*state, rooms)
+				i, r := len(moves), 0
+				for b.Loop() {
+					if i == len(moves) {
+						b.StopTimer()
+						for k := range states {
+							states[k] = start.Clone().(*state)
+						}
+						i, r = 0, 0
+						b.StartTimer()
+					}
+					roomMove(b, states[r], moves[i])
+					if r++; r == rooms {
+						r, i = 0, i+1
+					}
+				}
+			})
+		}
+	}
+}
+
+// roomMove is what a room asks of the engine for one move.
+func roomMove(b *testing.B, s *state, move string) {
+	seat, _ := s.Turn()
+	if err := s.Apply(seat, move); err != nil {
+		b.Fatal(err)
+	}
+	t, _ := s.Turn()
+	if len(s.Legal(t)) == 0 {
+		b.Fatal("no legal moves")
+	}
+	_ = s.Score()
+	_ = s.Board()
+	_ = s.Extra()
+	if s.Outcome().Over {
+		b.Fatal("game over")
+	}
+	if _, err := s.MarshalJSON(); err != nil {
+		b.Fatal(err)
 	}
 }
 
