@@ -169,8 +169,9 @@ func roomMove(b *testing.B, s *state, move string) {
 }
 
 // BenchmarkRoomCalls19 breaks BenchmarkRoomMove19 down: each read-only
-// call alone on the position after the first move of the window, and the
-// Clone a room takes before every Apply (to roll back a failed save).
+// call alone on the position after the first move of the window, and
+// Clone (bots search on clones; rooms cloned before every Apply until
+// they restored a failed move from their last save instead).
 func BenchmarkRoomCalls19(b *testing.B) {
 	for _, pos := range roomPositions {
 		s, moves := roomGame(b, pos.plies, pos.window)
@@ -188,7 +189,7 @@ func BenchmarkRoomCalls19(b *testing.B) {
 			{"Board", func() { s.Board() }},
 			{"Extra", func() { s.Extra() }},
 			{"MarshalJSON", func() { s.MarshalJSON() }},
-			{"Clone", func() { s.Clone() }}, // the room's rollback copy before each Apply
+			{"Clone", func() { s.Clone() }},
 		} {
 			b.Run(pos.name+"/"+call.name, func(b *testing.B) {
 				for b.Loop() {
