@@ -1,6 +1,7 @@
 package gogame
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -77,4 +78,124 @@ func BenchmarkMCTS9x9(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(10000*i)/b.Elapsed().Seconds(), "playouts/s")
+}
+
+// roomGame returns a 19x19 game after plies random legal moves (passes
+// left out so the game goes on), as a room of two humans would reach it,
+// and the next window moves of the game.
+func roomGame(b *testing.B, plies, window int) (*state, []string) {
+	s := mustNew(b, "19", "")
+	rng := rand.New(rand.NewPCG(19, uint64(plies)))
+	var start *state
+	for ply := 0; ply < plies+window; ply++ {
+		if ply == plies {
+			start = s.Clone().(*state)
+		}
+		seat, _ := s.Turn()
+		legal := s.Legal(seat)
+		legal = legal[:len(legal)-1] // no pass: keep the game going
+		if err := s.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return start, s.moves[plies:]
+}
+
+// roomPositions are the stages of a 19x19 game the room benchmarks time:
+// the window of moves after the middle game's 100 moves or the late
+// game's 280.
+var roomPositions = []struct {
+	name          string
+	plies, window int
+}{{"mid", 100, 40}, {"late", 280, 40}}
+
+// BenchmarkRoomMove19 is what a room asks of the engine on every move of a
+// 19x19 game (rooms/room.go): Apply, then Turn, Legal for the side to
+// move, Score, Board, Extra, Outcome and the snapshot (MarshalJSON). The
+// ops play the 40 moves of the window one after the other on one state,
+// as a room does; after the window the state is cloned again from its
+// start, outside the timing. The 200rooms variants play the window on 200
+// states in turn, one move each, so that each state is as cold in the
+// caches as a room's among 200 busy ones.
+func BenchmarkRoomMove19(b *testing.B) {
+	for _, pos := range roomPositions {
+		for _, rooms := range []int{1, 200} {
+			name := pos.name
+			if rooms > 1 {
+				name += fmt.Sprintf("/%drooms", rooms)
+			}
+			b.Run(name, func(b *testing.B) {
+				start, moves := roomGame(b, pos.plies, pos.window)
+				states := make([]*state, rooms)
+				i, r := len(moves), 0
+				for b.Loop() {
+					if i == len(moves) {
+						b.StopTimer()
+						for k := range states {
+							states[k] = start.Clone().(*state)
+						}
+						i, r = 0, 0
+						b.StartTimer()
+					}
+					roomMove(b, states[r], moves[i])
+					if r++; r == rooms {
+						r, i = 0, i+1
+					}
+				}
+			})
+		}
+	}
+}
+
+// roomMove is what a room asks of the engine for one move.
+func roomMove(b *testing.B, s *state, move string) {
+	seat, _ := s.Turn()
+	if err := s.Apply(seat, move); err != nil {
+		b.Fatal(err)
+	}
+	t, _ := s.Turn()
+	if len(s.Legal(t)) == 0 {
+		b.Fatal("no legal moves")
+	}
+	_ = s.Score()
+	_ = s.Board()
+	_ = s.Extra()
+	if s.Outcome().Over {
+		b.Fatal("game over")
+	}
+	if _, err := s.MarshalJSON(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkRoomCalls19 breaks BenchmarkRoomMove19 down: each read-only
+// call alone on the position after the first move of the window, and
+// Clone (bots search on clones; rooms cloned before every Apply until
+// they restored a failed move from their last save instead).
+func BenchmarkRoomCalls19(b *testing.B) {
+	for _, pos := range roomPositions {
+		s, moves := roomGame(b, pos.plies, pos.window)
+		seat, _ := s.Turn()
+		if err := s.Apply(seat, moves[0]); err != nil {
+			b.Fatal(err)
+		}
+		t, _ := s.Turn()
+		for _, call := range []struct {
+			name string
+			f    func()
+		}{
+			{"Legal", func() { s.Legal(t) }},
+			{"Score", func() { s.Score() }},
+			{"Board", func() { s.Board() }},
+			{"Extra", func() { s.Extra() }},
+			{"MarshalJSON", func() { s.MarshalJSON() }},
+			{"Clone", func() { s.Clone() }},
+		} {
+			b.Run(pos.name+"/"+call.name, func(b *testing.B) {
+				for b.Loop() {
+					call.f()
+				}
+			})
+		}
+	}
 }

@@ -20,16 +20,12 @@ const (
 // opponent returns the other player's color.
 func (c color) opponent() color { return 3 - c }
 
+// symbols are the seed's characters of the colors, by color ('.' for
+// anything but a stone, as the Playout's border).
+const symbols = ".XO."
+
 // symbol is the seed's character for the color: 'X', 'O' or '.'.
-func (c color) symbol() byte {
-	switch c {
-	case black:
-		return 'X'
-	case white:
-		return 'O'
-	}
-	return '.'
-}
+func (c color) symbol() byte { return symbols[c] }
 
 // name is the color's name on the wire: "black" or "white".
 func (c color) name() string {
@@ -126,15 +122,28 @@ func (g *geometry) parsePoint(s string) (int, error) {
 	return (row-1)*g.n + c, nil
 }
 
-// board is an n x n goban of the rules engine: a plain array of colors with
-// flood fills. It favours clarity; random playouts use Playout instead.
+// board is an n x n goban of the rules engine: an array of colors, with
+// the chains of stones and their exact liberty counts kept up to date by
+// play, so that a move's captures and suicide are read from its neighbours
+// without a flood fill. Random playouts use Playout instead.
 type board struct {
 	geo   *geometry
 	cells []color
 	// hash is the Zobrist hash of cells: the XOR of the keys of all stones.
 	hash uint64
+	// nb and nw are the numbers of black and white stones.
+	nb, nw int
+	// For a stone on p, head[p] is the representative intersection of its
+	// chain and next[p] the next stone of the chain, in a circular list.
+	// For a representative h, libs[h] is the number of distinct liberties
+	// of the chain and size[h] the number of its stones. Entries of empty
+	// intersections are stale and never read.
+	head, next, libs, size []int16
+	// chains is the one array that head, next, libs and size share.
+	chains []int16
 	// mark and gen implement visited sets for flood fills without clearing:
-	// an intersection is visited when mark[p] == gen.
+	// an intersection is visited when mark[p] == gen. mark is allocated by
+	// the first flood fill: the rules need none.
 	mark  []uint32
 	gen   uint32
 	stack []int
@@ -143,30 +152,136 @@ type board struct {
 // newBoard returns an empty board of the given geometry.
 func newBoard(geo *geometry) *board {
 	n2 := geo.n * geo.n
-	return &board{geo: geo, cells: make([]color, n2), mark: make([]uint32, n2)}
+	chains := make([]int16, 4*n2)
+	return &board{
+		geo:    geo,
+		cells:  make([]color, n2),
+		head:   chains[:n2:n2],
+		next:   chains[n2 : 2*n2 : 2*n2],
+		libs:   chains[2*n2 : 3*n2 : 3*n2],
+		size:   chains[3*n2:],
+		chains: chains,
+	}
 }
 
 // clone returns an independent copy of b.
 func (b *board) clone() *board {
 	c := newBoard(b.geo)
-	copy(c.cells, b.cells)
-	c.hash = b.hash
+	c.copyFrom(b)
 	return c
 }
 
-// set puts c (possibly empty) on p and keeps the hash up to date.
+// copyFrom makes b a copy of the position of src, a board of the same
+// geometry, without allocating.
+func (b *board) copyFrom(src *board) {
+	copy(b.cells, src.cells)
+	b.hash, b.nb, b.nw = src.hash, src.nb, src.nw
+	copy(b.chains, src.chains)
+}
+
+// set puts c (possibly empty) on p and keeps the hash and the stone
+// counts up to date, but not the chains: a board built with set needs
+// link before play or try.
 func (b *board) set(p int, c color) {
 	if old := b.cells[p]; old != empty {
 		b.hash ^= b.geo.key(p, old)
+		b.addCount(old, -1)
 	}
 	if c != empty {
 		b.hash ^= b.geo.key(p, c)
+		b.addCount(c, 1)
 	}
 	b.cells[p] = c
 }
 
-// newMark starts a new visited set.
+// addCount adds d to the stone count of c.
+func (b *board) addCount(c color, d int) {
+	if c == black {
+		b.nb += d
+	} else {
+		b.nw += d
+	}
+}
+
+// link works out the chains and their liberties from the cells, after set.
+func (b *board) link() {
+	for p, c := range b.cells {
+		if c == empty {
+			continue
+		}
+		b.head[p], b.next[p], b.size[p] = int16(p), int16(p), 1
+		for _, q := range b.geo.adj[p] {
+			if q < p && b.cells[q] == c {
+				b.merge(int(b.head[p]), int(b.head[q]))
+			}
+		}
+	}
+	for p, c := range b.cells {
+		if c != empty && int(b.head[p]) == p {
+			b.libs[p] = int16(b.countLiberties(p))
+		}
+	}
+}
+
+// merge joins the chains of representatives h1 and h2 (which may be the
+// same) and returns the representative of the result. The liberties of the
+// result are left for the caller to count.
+func (b *board) merge(h1, h2 int) int {
+	if h1 == h2 {
+		return h1
+	}
+	if b.size[h1] < b.size[h2] {
+		h1, h2 = h2, h1
+	}
+	for q := h2; ; {
+		b.head[q] = int16(h1)
+		q = int(b.next[q])
+		if q == h2 {
+			break
+		}
+	}
+	b.next[h1], b.next[h2] = b.next[h2], b.next[h1]
+	b.size[h1] += b.size[h2]
+	return h1
+}
+
+// countLiberties counts the distinct liberties of the chain of
+// representative h by walking its stones.
+func (b *board) countLiberties(h int) int {
+	var seen pointSet
+	n := 0
+	for q := h; ; {
+		for _, r := range b.geo.adj[q] {
+			if b.cells[r] == empty && !seen.has(r) {
+				seen.add(r)
+				n++
+			}
+		}
+		q = int(b.next[q])
+		if q == h {
+			return n
+		}
+	}
+}
+
+// maxPoints is the number of intersections of the largest board.
+const maxPoints = len(columns) * len(columns)
+
+// pointSet is a set of intersections of a board of any size, small enough
+// to live on the stack.
+type pointSet [(maxPoints + 63) / 64]uint64
+
+// add puts p in the set.
+func (s *pointSet) add(p int) { s[p/64] |= 1 << (p % 64) }
+
+// has reports whether p is in the set.
+func (s *pointSet) has(p int) bool { return s[p/64]&(1<<(p%64)) != 0 }
+
+// newMark starts a new visited set of the flood fills.
 func (b *board) newMark() {
+	if b.mark == nil {
+		b.mark = make([]uint32, len(b.cells))
+	}
 	b.gen++
 	if b.gen == 0 {
 		clear(b.mark)
@@ -250,56 +365,113 @@ type outcome struct {
 
 // try works out placing a stone of color c on the empty intersection p:
 // which opponent chains lose their last liberty and are captured, whether
-// the move is suicide, and the hash of the resulting position.
+// the move is suicide, and the hash of the resulting position. p is a
+// liberty of every chain next to it, so an opponent chain with one liberty
+// is captured, and an own chain with more than one keeps the stone alive.
 func (b *board) try(p int, c color) outcome {
 	var o outcome
 	o.hash = b.hash ^ b.geo.key(p, c)
 	opp := c.opponent()
+	var taken [4]int16
+	nt, lives := 0, false
 	for _, q := range b.geo.adj[p] {
-		if b.cells[q] != opp || slices.Contains(o.captured, q) || b.hasLibertyBesides(q, p) {
-			continue
+		switch b.cells[q] {
+		case empty:
+			lives = true
+		case c:
+			lives = lives || b.libs[b.head[q]] > 1
+		default:
+			h := b.head[q]
+			if b.libs[h] != 1 || slices.Contains(taken[:nt], h) {
+				continue
+			}
+			taken[nt] = h
+			nt++
+			for r := int(h); ; {
+				o.captured = append(o.captured, r)
+				o.hash ^= b.geo.key(r, opp)
+				r = int(b.next[r])
+				if r == int(h) {
+					break
+				}
+			}
 		}
-		b.flood(q, func(r int) {
-			o.captured = append(o.captured, r)
-			o.hash ^= b.geo.key(r, opp)
-		}, nil)
 	}
-	if len(o.captured) > 0 {
-		return o
-	}
-	// Without captures, the stone lives if it touches an empty intersection
-	// or joins a chain of its own with another liberty.
-	o.suicide = true
-	for _, q := range b.geo.adj[p] {
-		if b.cells[q] == empty || (b.cells[q] == c && b.hasLibertyBesides(q, p)) {
-			o.suicide = false
-			break
-		}
-	}
+	// A capture gives the stone a liberty.
+	o.suicide = nt == 0 && !lives
 	return o
 }
 
 // play places a stone of color c on p and removes the captured stones that
-// try computed. It does not check legality.
+// try computed, keeping the chains and their liberties. It does not check
+// legality.
 func (b *board) play(p int, c color, o outcome) {
-	b.set(p, c)
+	key := b.geo.key(p, c)
+	b.cells[p] = c
+	b.hash ^= key
+	b.addCount(c, 1)
+	b.head[p], b.next[p], b.size[p] = int16(p), int16(p), 1
+	// p was a liberty of each chain next to it.
+	var touched [4]int16
+	nt := 0
+	for _, q := range b.geo.adj[p] {
+		if b.cells[q] == empty {
+			continue
+		}
+		if h := b.head[q]; !slices.Contains(touched[:nt], h) {
+			touched[nt] = h
+			nt++
+			b.libs[h]--
+		}
+	}
+	// The stone joins its own chains; the captured stones are still on the
+	// board, so they are not counted as liberties yet.
+	h, joined := p, false
+	for _, q := range b.geo.adj[p] {
+		if b.cells[q] == c {
+			h = b.merge(h, int(b.head[q]))
+			joined = true
+		}
+	}
+	if joined {
+		b.libs[h] = int16(b.countLiberties(h))
+	} else {
+		n := 0
+		for _, q := range b.geo.adj[p] {
+			if b.cells[q] == empty {
+				n++
+			}
+		}
+		b.libs[p] = int16(n)
+	}
+	if len(o.captured) == 0 {
+		return
+	}
+	opp := c.opponent()
 	for _, q := range o.captured {
-		b.set(q, empty)
+		b.cells[q] = empty
+		b.hash ^= b.geo.key(q, opp)
+	}
+	b.addCount(opp, -len(o.captured))
+	// Each freed intersection is a new liberty of every chain next to it
+	// (all of color c: an opponent neighbour was captured with it).
+	for _, q := range o.captured {
+		nt = 0
+		for _, r := range b.geo.adj[q] {
+			if b.cells[r] != c {
+				continue
+			}
+			if h := b.head[r]; !slices.Contains(touched[:nt], h) {
+				touched[nt] = h
+				nt++
+				b.libs[h]++
+			}
+		}
 	}
 }
 
 // count returns the number of stones of each color: black, then white.
-func (b *board) count() (nb, nw int) {
-	for _, c := range b.cells {
-		switch c {
-		case black:
-			nb++
-		case white:
-			nw++
-		}
-	}
-	return nb, nw
-}
+func (b *board) count() (nb, nw int) { return b.nb, b.nw }
 
 // territories returns the empty regions of the board, each in reading
 // order, ordered by their first intersection, as obtem_territorios does.
@@ -345,14 +517,34 @@ func (b *board) differentNeighbours(t []int) []int {
 // holds only that player's stones. A territory without any border (the
 // empty board) belongs to nobody.
 func (b *board) areaScore() (scoreBlack, scoreWhite int) {
-	scoreBlack, scoreWhite = b.count()
-	seen := make([]bool, len(b.cells))
+	scoreBlack, scoreWhite = b.nb, b.nw
+	// One visited set for all the territories (they are disjoint) and the
+	// stack live on the goroutine's stack, which is hot in the cache, not
+	// in the board, which is cold when a room's move comes.
+	var seen pointSet
+	var buf [maxPoints]int16
+	stack := buf[:0]
 	for p, c := range b.cells {
-		if c != empty || seen[p] {
+		if c != empty || seen.has(p) {
 			continue
 		}
+		seen.add(p)
+		stack = append(stack, int16(p))
 		size, borders := 0, color(0)
-		b.flood(p, func(q int) { size++; seen[q] = true }, func(r int) { borders |= b.cells[r] })
+		for len(stack) > 0 {
+			q := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			size++
+			for _, r := range b.geo.adj[q] {
+				switch cr := b.cells[r]; {
+				case cr != empty:
+					borders |= cr
+				case !seen.has(r):
+					seen.add(r)
+					stack = append(stack, int16(r))
+				}
+			}
+		}
 		switch borders {
 		case black:
 			scoreBlack += size
@@ -364,16 +556,22 @@ func (b *board) areaScore() (scoreBlack, scoreWhite int) {
 }
 
 // rows returns the board view: one string per row, top row (row n) first,
-// with 'X', 'O' and '.'.
+// with 'X', 'O' and '.'. The rows are slices of one string.
 func (b *board) rows() []string {
 	n := b.geo.n
-	out := make([]string, n)
-	line := make([]byte, n)
-	for r := range n {
-		for c := range n {
-			line[c] = b.cells[r*n+c].symbol()
+	var sb strings.Builder
+	sb.Grow(n * n)
+	var line [len(columns)]byte
+	for r := n - 1; r >= 0; r-- {
+		for i, c := range b.cells[r*n : (r+1)*n] {
+			line[i] = symbols[c]
 		}
-		out[n-1-r] = string(line)
+		sb.Write(line[:n])
+	}
+	all := sb.String()
+	out := make([]string, n)
+	for i := range out {
+		out[i] = all[i*n : (i+1)*n]
 	}
 	return out
 }
@@ -399,31 +597,4 @@ func (b *board) String() string {
 	}
 	sb.WriteString(header)
 	return sb.String()
-}
-
-// chainLiberties labels the board's chains in one pass: chain[p] is the
-// label of the chain of the stone on p (-1 on an empty intersection), and
-// libs[label] the number of its distinct liberties, counted up to 2 (one, or
-// more than one, is what move legality needs).
-func (b *board) chainLiberties() (chain []int, libs []int) {
-	chain = make([]int, len(b.cells))
-	for p := range chain {
-		chain[p] = -1
-	}
-	for p, c := range b.cells {
-		if c == empty || chain[p] >= 0 {
-			continue
-		}
-		label, first, n := len(libs), -1, 0
-		b.flood(p, func(q int) { chain[q] = label }, func(r int) {
-			if b.cells[r] == empty && r != first && n < 2 {
-				if first < 0 {
-					first = r
-				}
-				n++
-			}
-		})
-		libs = append(libs, n)
-	}
-	return chain, libs
 }

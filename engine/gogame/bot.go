@@ -49,6 +49,7 @@ func (s *state) basicMove(rng *rand.Rand) string {
 		}
 	}
 	var captures, escapes, calm []candidate
+	after := newBoard(b.geo)
 	for p, c := range b.cells {
 		if c != empty {
 			continue
@@ -64,9 +65,9 @@ func (s *state) basicMove(rng *rand.Rand) string {
 		if b.isOwnEye(p, me) {
 			continue
 		}
-		after := b.clone()
+		after.copyFrom(b)
 		after.play(p, me, o)
-		libs := after.libertyCount(p)
+		libs := int(after.libs[after.head[p]])
 		if saved := s.savedStones(p, me); saved > 0 && libs >= 2 {
 			escapes = append(escapes, candidate{p, saved})
 		}

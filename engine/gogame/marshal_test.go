@@ -57,3 +57,60 @@ func TestAppendJSONString(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalJSONLongGame: the snapshot, whose move list is kept encoded
+// between moves, is still what encoding/json writes at every position of
+// long 19x19 and 13x13 games (hundreds of moves, captures and passes), and
+// a clone's snapshot is unchanged by the moves played after it was taken.
+func TestMarshalJSONLongGame(t *testing.T) {
+	for _, tt := range []struct {
+		variant, setup string
+		plies          int
+	}{
+		{"19", "", 900},
+		{"13", setupJSON(t, []string{"A1", "G7"}, []string{"M13"}, "white"), 600},
+	} {
+		rng := rand.New(rand.NewPCG(11, uint64(tt.plies)))
+		s := mustNew(t, tt.variant, tt.setup)
+		var clone *state
+		var cloneJSON []byte
+		for ply := 0; ply < tt.plies && !s.over(); ply++ {
+			got, err := s.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves := s.moves
+			if moves == nil {
+				moves = []string{}
+			}
+			want, err := json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves,
+				Board: s.board.rows(), ToMove: s.toMove.name()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("go %s ply %d: MarshalJSON\n got %s\nwant %s", tt.variant, ply, got, want)
+			}
+			if ply%50 == 0 {
+				if clone != nil {
+					if again, _ := clone.MarshalJSON(); string(again) != string(cloneJSON) {
+						t.Fatalf("go %s ply %d: the clone's snapshot changed\n got %s\nwant %s", tt.variant, ply, again, cloneJSON)
+					}
+				}
+				clone, cloneJSON = s.Clone().(*state), got
+			}
+			seat, _ := s.Turn()
+			legal := s.Legal(seat)
+			move := legal[rng.IntN(len(legal))]
+			if move == Pass && rng.IntN(20) > 0 {
+				move = legal[rng.IntN(len(legal))]
+			}
+			if err := s.Apply(seat, move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(s.moves) < tt.plies/2 {
+			t.Fatalf("go %s: the game ended after %d moves, want a long one", tt.variant, len(s.moves))
+		}
+	}
+}

@@ -82,6 +82,7 @@ func (sp setupSpec) position(geo *geometry) (*board, color, error) {
 			return nil, 0, fmt.Errorf("the %s chain at %s has no liberty", c.name(), geo.names[p])
 		}
 	}
+	b.link()
 	return b, toMove, nil
 }
 

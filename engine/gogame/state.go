@@ -40,10 +40,19 @@ type state struct {
 	// so for the at most a few thousand positions of a game a false
 	// repetition is astronomically unlikely (below 1e-12).
 	seen map[uint64]struct{}
+	// seenBits is a one-hash Bloom filter of seen: bit h%len of every hash
+	// in it is set, so a hash whose bit is clear was never seen and needs
+	// no map lookup (most of Legal's candidates).
+	seenBits hashFilter
 	// start is the starting position (the setup) and moves the moves played
 	// since, which is all a snapshot needs.
 	start setupSpec
 	moves []string
+	// startJSON is start as encoding/json writes it, and movesJSON the
+	// moves as the elements of a JSON array (`"D4","pass"`), appended by
+	// Apply, so that a snapshot copies them instead of encoding them again.
+	// startJSON is never changed after newState, so clones share it.
+	startJSON, movesJSON []byte
 }
 
 // newState starts a game from a checked setup.
@@ -52,13 +61,36 @@ func newState(geo *geometry, sp setupSpec) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state{
+	s := &state{
 		variant: strconv.Itoa(geo.n),
 		board:   b,
 		toMove:  toMove,
 		seen:    map[uint64]struct{}{b.hash: {}},
 		start:   setupOf(b, toMove),
-	}, nil
+	}
+	s.seenBits.add(b.hash)
+	if s.startJSON, err = json.Marshal(s.start); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// hashFilter is a set of bits indexed by the low bits of a position hash.
+type hashFilter [128]uint64
+
+// add sets the bit of h.
+func (f *hashFilter) add(h uint64) { f[h>>6%uint64(len(f))] |= 1 << (h % 64) }
+
+// has reports whether the bit of h is set.
+func (f *hashFilter) has(h uint64) bool { return f[h>>6%uint64(len(f))]&(1<<(h%64)) != 0 }
+
+// repeats reports whether the position of hash h occurred earlier.
+func (s *state) repeats(h uint64) bool {
+	if !s.seenBits.has(h) {
+		return false
+	}
+	_, ok := s.seen[h]
+	return ok
 }
 
 // Variant is the board size as a variant id.
@@ -87,7 +119,7 @@ func (s *state) Apply(seat int, move string) error {
 	if move == Pass {
 		s.passes++
 		s.toMove = s.toMove.opponent()
-		s.moves = append(s.moves, Pass)
+		s.addMove(Pass)
 		return nil
 	}
 	p, err := s.board.geo.parsePoint(move)
@@ -100,10 +132,20 @@ func (s *state) Apply(seat int, move string) error {
 	}
 	s.board.play(p, s.toMove, o)
 	s.seen[s.board.hash] = struct{}{}
+	s.seenBits.add(s.board.hash)
 	s.passes = 0
 	s.toMove = s.toMove.opponent()
-	s.moves = append(s.moves, move)
+	s.addMove(move)
 	return nil
+}
+
+// addMove records a move played, in moves and in movesJSON.
+func (s *state) addMove(move string) {
+	if len(s.moves) > 0 {
+		s.movesJSON = append(s.movesJSON, ',')
+	}
+	s.movesJSON = appendJSONString(s.movesJSON, move)
+	s.moves = append(s.moves, move)
 }
 
 // checkSeat refuses a move after the end or out of turn.
@@ -128,7 +170,7 @@ func (s *state) check(p int, c color) (outcome, error) {
 	if o.suicide {
 		return o, engine.Errorf(engine.CodeIllegalMove, "%s is suicide: the %s stones there would have no liberty", name, c.name())
 	}
-	if _, ok := s.seen[o.hash]; ok {
+	if s.repeats(o.hash) {
 		return o, engine.Errorf(engine.CodeIllegalMove, "%s repeats an earlier position", name)
 	}
 	return o, nil
@@ -141,36 +183,46 @@ func (s *state) Legal(seat int) []string {
 	if s.checkSeat(seat) != nil {
 		return nil
 	}
-	// One pass labels the chains and their liberties; then each empty
-	// intersection is decided from its neighbours, and only a capturing
-	// move pays for working out the position it leads to (check does the
-	// same per move, flood-filling each neighbouring chain).
+	// Each empty intersection is decided from its neighbours' chains: p is
+	// a liberty of each, so an opponent chain with one liberty is captured
+	// and an own chain with more keeps the stone alive. The hash of the
+	// position after the move decides superko.
 	b, c := s.board, s.toMove
-	chain, libs := b.chainLiberties()
-	var out []string
+	out := make([]string, 0, len(b.cells)-b.nb-b.nw+1)
+	opp := c.opponent()
 	for p, pc := range b.cells {
 		if pc != empty {
 			continue
 		}
-		captures, lives := false, false
+		hash := b.hash ^ b.geo.key(p, c)
+		var taken [4]int16
+		nt, lives := 0, false
 		for _, q := range b.geo.adj[p] {
 			switch b.cells[q] {
 			case empty:
 				lives = true
 			case c:
-				lives = lives || libs[chain[q]] > 1
-			default: // an opponent chain whose one liberty is p
-				captures = captures || libs[chain[q]] == 1
+				lives = lives || b.libs[b.head[q]] > 1
+			default:
+				h := b.head[q]
+				if b.libs[h] != 1 || slices.Contains(taken[:nt], h) {
+					continue
+				}
+				taken[nt] = h
+				nt++
+				for r := int(h); ; {
+					hash ^= b.geo.key(r, opp)
+					r = int(b.next[r])
+					if r == int(h) {
+						break
+					}
+				}
 			}
 		}
-		hash := b.hash ^ b.geo.key(p, c)
-		switch {
-		case captures:
-			hash = b.try(p, c).hash
-		case !lives:
+		if nt == 0 && !lives {
 			continue // suicide
 		}
-		if _, repeats := s.seen[hash]; !repeats {
+		if !s.repeats(hash) {
 			out = append(out, b.geo.names[p])
 		}
 	}
@@ -214,14 +266,20 @@ func (s *state) Extra() map[string]any {
 // String prints the board in the seed's goban_para_str layout.
 func (s *state) String() string { return s.board.String() }
 
-// Clone returns an independent deep copy.
+// Clone returns an independent copy: a move on either leaves the other as
+// it was, and either may be used on another goroutine.
 func (s *state) Clone() engine.State {
 	c := *s
 	c.board = s.board.clone()
 	c.seen = maps.Clone(s.seen)
 	c.start.Black = slices.Clone(s.start.Black)
 	c.start.White = slices.Clone(s.start.White)
-	c.moves = slices.Clone(s.moves)
+	// The moves, which Apply only appends to, are shared up to their
+	// length, clipped so that an append by the clone copies them first;
+	// an append by s writes past what the clone sees.
+	c.moves = slices.Clip(s.moves)
+	c.startJSON = slices.Clip(s.startJSON)
+	c.movesJSON = slices.Clip(s.movesJSON)
 	return &c
 }
 
@@ -238,34 +296,26 @@ type snapshot struct {
 
 // MarshalJSON encodes the complete state deterministically, with the
 // bytes encoding/json would write for a snapshot. A room saves after
-// every move, so the growing move list is written directly rather than
-// through reflection.
+// every move, so the start and the growing move list are kept encoded
+// and copied rather than written again through reflection.
 func (s *state) MarshalJSON() ([]byte, error) {
-	start, err := json.Marshal(s.start)
-	if err != nil {
-		return nil, err
-	}
 	n := s.board.geo.n
-	b := make([]byte, 0, 64+len(start)+6*len(s.moves)+(n+3)*n)
+	b := make([]byte, 0, len(`{"variant":"19","start":,"moves":[],"board":[],"toMove":"white"}`)+
+		len(s.startJSON)+len(s.movesJSON)+(n+3)*n)
 	b = append(b, `{"variant":`...)
 	b = appendJSONString(b, s.variant)
 	b = append(b, `,"start":`...)
-	b = append(b, start...)
+	b = append(b, s.startJSON...)
 	b = append(b, `,"moves":[`...)
-	for i, m := range s.moves {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, m)
-	}
+	b = append(b, s.movesJSON...)
 	b = append(b, `],"board":[`...)
 	for r := n - 1; r >= 0; r-- {
 		if r < n-1 {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		for c := range n {
-			b = append(b, s.board.cells[r*n+c].symbol())
+		for _, c := range s.board.cells[r*n : (r+1)*n] {
+			b = append(b, symbols[c])
 		}
 		b = append(b, '"')
 	}
