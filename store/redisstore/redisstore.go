@@ -16,7 +16,8 @@
 // SaveRoom is one round trip: a pipeline that runs the save script on the
 // room's two keys (seq check, snapshot, log append, TTLs: atomic) followed
 // by the index updates, which live in other slots and so cannot be in the
-// script. The indexes are best-effort: a save whose index commands were lost
+// script. Saves of several rooms that wait at the same time share one
+// pipeline (saveQueue). The indexes are best-effort: a save whose index commands were lost
 // is repaired by the room's next save, and LiveRooms and PlayerRooms check
 // every id they return against the room's hash (the truth) and drop the
 // entries that no longer hold. See docs/persistence.md.
@@ -25,11 +26,11 @@ package redisstore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -61,6 +62,7 @@ type Store struct {
 	own       bool
 	prefix    string
 	retention time.Duration
+	saves     saveQueue
 }
 
 var (
@@ -269,17 +271,136 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	for _, e := range r.Append {
 		args = append(args, e)
 	}
-	keys := []string{s.RoomKey(r.ID), s.LogKey(r.ID), s.EpochKey(r.ID)}
+	req := &saveReq{ctx: ctx, room: r, keys: []string{s.RoomKey(r.ID), s.LogKey(r.ID), s.EpochKey(r.ID)},
+		args: args, done: make(chan error, 1)}
+	if s.saves.push(req) {
+		go s.flushSaves()
+	}
+	select {
+	case err := <-req.done:
+		return err
+	case <-ctx.Done():
+		// The save may still be sent (and land): the caller treats it as
+		// an unanswered save, as it would a timeout on the socket.
+		return fmt.Errorf("save room %s: %w", r.ID, ctx.Err())
+	}
+}
 
-	cmd, err := s.savePipeline(ctx, r, keys, args, false)
-	if err == nil && redis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
-		// Nothing of the room was written; the index commands that ran are
-		// the same again below.
-		cmd, err = s.savePipeline(ctx, r, keys, args, true)
+// saveReq is one SaveRoom waiting for its round trip.
+type saveReq struct {
+	ctx  context.Context
+	room store.Room
+	keys []string
+	args []any
+	done chan error // buffered: the flusher never waits for the caller
+}
+
+// saveQueue holds the saves waiting for a round trip. Saves are grouped:
+// while one pipeline is in flight, the saves that arrive queue, and the next
+// pipeline carries all of them, so many rooms saving at once share round
+// trips (and Redis's reads and writes) instead of each paying one. A save
+// alone still goes at once, as one round trip.
+type saveQueue struct {
+	mu       sync.Mutex
+	pending  []*saveReq
+	flushing bool // a flushSaves goroutine runs
+}
+
+// push queues req; start is true when no flusher runs, and the caller must
+// start one.
+func (q *saveQueue) push(req *saveReq) (start bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.pending = append(q.pending, req)
+	if q.flushing {
+		return false
 	}
-	if err != nil {
-		return fmt.Errorf("save room %s: %w", r.ID, err)
+	q.flushing = true
+	return true
+}
+
+// take returns the queued saves, or nil, and then the flusher stops.
+func (q *saveQueue) take() []*saveReq {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	batch := q.pending
+	q.pending = nil
+	if len(batch) == 0 {
+		q.flushing = false
 	}
+	return batch
+}
+
+// maxSaveBatch bounds the saves of one pipeline.
+const maxSaveBatch = 256
+
+// flushSaves sends the queued saves, a pipeline at a time, until none is
+// left; it runs only while saves wait, so it needs no stopping.
+func (s *Store) flushSaves() {
+	for {
+		batch := s.saves.take()
+		if batch == nil {
+			return
+		}
+		for len(batch) > 0 {
+			n := min(len(batch), maxSaveBatch)
+			s.saveBatch(batch[:n])
+			batch = batch[n:]
+		}
+	}
+}
+
+// saveBatch sends the saves in one pipeline (two if Redis lost the script)
+// and answers each.
+func (s *Store) saveBatch(batch []*saveReq) {
+	// The pipeline lasts as long as the latest of its saves' deadlines
+	// (none if one has none); a save whose caller has given up is not sent.
+	live := batch[:0:0]
+	var deadline time.Time
+	unbounded := false
+	for _, req := range batch {
+		if err := req.ctx.Err(); err != nil {
+			req.done <- fmt.Errorf("save room %s: %w", req.room.ID, err)
+			continue
+		}
+		live = append(live, req)
+		d, ok := req.ctx.Deadline()
+		unbounded = unbounded || !ok
+		if d.After(deadline) {
+			deadline = d
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	ctx := context.Background()
+	if !unbounded {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	cmds := s.savePipeline(ctx, live, false)
+	var again []*saveReq
+	var againAt []int
+	for i, req := range live {
+		if redis.HasErrorPrefix(cmds[i].Err(), "NOSCRIPT") {
+			// Nothing of the room was written; the index commands that
+			// ran are the same again below.
+			again, againAt = append(again, req), append(againAt, i)
+		}
+	}
+	if len(again) > 0 {
+		for j, cmd := range s.savePipeline(ctx, again, true) {
+			cmds[againAt[j]] = cmd
+		}
+	}
+	for i, req := range live {
+		req.done <- saveResult(req.room, cmds[i])
+	}
+}
+
+// saveResult is SaveRoom's answer from the save script's command.
+func saveResult(r store.Room, cmd *redis.Cmd) error {
 	if err := cmd.Err(); err != nil {
 		return fmt.Errorf("save room %s: %w", r.ID, err)
 	}
@@ -301,38 +422,35 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	return nil
 }
 
-// savePipeline sends the save script and the index updates in one pipeline.
-// err is a failure of the round trip itself; the script's own result is in
-// cmd.
-func (s *Store) savePipeline(ctx context.Context, r store.Room, keys []string, args []any, eval bool) (*redis.Cmd, error) {
+// savePipeline sends the save script and the index updates of each save in
+// one pipeline and returns the script commands, in order. A command's error
+// that is not a Redis reply is a failure of the round trip.
+func (s *Store) savePipeline(ctx context.Context, batch []*saveReq, eval bool) []*redis.Cmd {
 	pipe := s.c.Pipeline()
-	var cmd *redis.Cmd
-	if eval {
-		cmd = saveScript.Eval(ctx, pipe, keys, args...)
-	} else {
-		cmd = saveScript.EvalSha(ctx, pipe, keys, args...)
-	}
-	if r.Live && !r.Finished {
-		// GT: a stale or replayed save never moves a room back in the list.
-		pipe.ZAddGT(ctx, s.LiveKey(), redis.Z{Score: float64(r.UpdatedAt.UnixMicro()), Member: r.ID})
-	} else {
-		pipe.ZRem(ctx, s.LiveKey(), r.ID)
-	}
-	for _, p := range r.Players {
-		if r.Finished {
-			pipe.SRem(ctx, s.PlayerRoomsKey(p), r.ID)
+	cmds := make([]*redis.Cmd, len(batch))
+	for i, req := range batch {
+		r := req.room
+		if eval {
+			cmds[i] = saveScript.Eval(ctx, pipe, req.keys, req.args...)
 		} else {
-			pipe.SAdd(ctx, s.PlayerRoomsKey(p), r.ID)
+			cmds[i] = saveScript.EvalSha(ctx, pipe, req.keys, req.args...)
+		}
+		if r.Live && !r.Finished {
+			// GT: a stale or replayed save never moves a room back in the list.
+			pipe.ZAddGT(ctx, s.LiveKey(), redis.Z{Score: float64(r.UpdatedAt.UnixMicro()), Member: r.ID})
+		} else {
+			pipe.ZRem(ctx, s.LiveKey(), r.ID)
+		}
+		for _, p := range r.Players {
+			if r.Finished {
+				pipe.SRem(ctx, s.PlayerRoomsKey(p), r.ID)
+			} else {
+				pipe.SAdd(ctx, s.PlayerRoomsKey(p), r.ID)
+			}
 		}
 	}
 	_, _ = pipe.Exec(ctx) // the errors are in the commands
-	if err := cmd.Err(); err != nil {
-		var reply redis.Error
-		if !errors.As(err, &reply) {
-			return cmd, err // no answer to the script: the round trip failed
-		}
-	}
-	return cmd, nil
+	return cmds
 }
 
 func flag(b bool) string {
