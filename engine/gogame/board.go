@@ -365,12 +365,21 @@ type outcome struct {
 
 // try works out placing a stone of color c on the empty intersection p:
 // which opponent chains lose their last liberty and are captured, whether
-// the move is suicide, and the hash of the resulting position. p is a
-// liberty of every chain next to it, so an opponent chain with one liberty
-// is captured, and an own chain with more than one keeps the stone alive.
+// the move is suicide, and the hash of the resulting position.
 func (b *board) try(p int, c color) outcome {
 	var o outcome
-	o.hash = b.hash ^ b.geo.key(p, c)
+	o.hash, o.suicide = b.scan(p, c, &o.captured)
+	return o
+}
+
+// scan is try without building the outcome: the hash after c plays on the
+// empty intersection p and whether that is suicide, appending the captured
+// stones to *captured unless captured is nil (Legal asks this of every
+// empty point and needs no list). p is a liberty of every chain next to
+// it, so an opponent chain with one liberty is captured, and an own chain
+// with more than one keeps the stone alive.
+func (b *board) scan(p int, c color, captured *[]int) (hash uint64, suicide bool) {
+	hash = b.hash ^ b.geo.key(p, c)
 	opp := c.opponent()
 	var taken [4]int16
 	nt, lives := 0, false
@@ -388,8 +397,10 @@ func (b *board) try(p int, c color) outcome {
 			taken[nt] = h
 			nt++
 			for r := int(h); ; {
-				o.captured = append(o.captured, r)
-				o.hash ^= b.geo.key(r, opp)
+				if captured != nil {
+					*captured = append(*captured, r)
+				}
+				hash ^= b.geo.key(r, opp)
 				r = int(b.next[r])
 				if r == int(h) {
 					break
@@ -398,8 +409,7 @@ func (b *board) try(p int, c color) outcome {
 		}
 	}
 	// A capture gives the stone a liberty.
-	o.suicide = nt == 0 && !lives
-	return o
+	return hash, nt == 0 && !lives
 }
 
 // play places a stone of color c on p and removes the captured stones that

@@ -183,46 +183,16 @@ func (s *state) Legal(seat int) []string {
 	if s.checkSeat(seat) != nil {
 		return nil
 	}
-	// Each empty intersection is decided from its neighbours' chains: p is
-	// a liberty of each, so an opponent chain with one liberty is captured
-	// and an own chain with more keeps the stone alive. The hash of the
-	// position after the move decides superko.
+	// Each empty intersection is decided from its neighbours' chains
+	// (board.scan); the hash of the position after the move decides
+	// superko.
 	b, c := s.board, s.toMove
 	out := make([]string, 0, len(b.cells)-b.nb-b.nw+1)
-	opp := c.opponent()
 	for p, pc := range b.cells {
 		if pc != empty {
 			continue
 		}
-		hash := b.hash ^ b.geo.key(p, c)
-		var taken [4]int16
-		nt, lives := 0, false
-		for _, q := range b.geo.adj[p] {
-			switch b.cells[q] {
-			case empty:
-				lives = true
-			case c:
-				lives = lives || b.libs[b.head[q]] > 1
-			default:
-				h := b.head[q]
-				if b.libs[h] != 1 || slices.Contains(taken[:nt], h) {
-					continue
-				}
-				taken[nt] = h
-				nt++
-				for r := int(h); ; {
-					hash ^= b.geo.key(r, opp)
-					r = int(b.next[r])
-					if r == int(h) {
-						break
-					}
-				}
-			}
-		}
-		if nt == 0 && !lives {
-			continue // suicide
-		}
-		if !s.repeats(hash) {
+		if hash, suicide := b.scan(p, c, nil); !suicide && !s.repeats(hash) {
 			out = append(out, b.geo.names[p])
 		}
 	}
