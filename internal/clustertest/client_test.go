@@ -9,32 +9,11 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/internal/testserver"
 )
 
-// msg is a server message: the fields the test reads, and the raw bytes.
-type msg struct {
-	Type     string              `json:"type"`
-	ID       json.RawMessage     `json:"id"`
-	Room     string              `json:"room"`
-	Code     string              `json:"code"`
-	Message  string              `json:"message"`
-	Seq      int64               `json:"seq"`
-	Status   string              `json:"status"`
-	Turn     *int                `json:"turn"`
-	Legal    []string            `json:"legal"`
-	Board    json.RawMessage     `json:"board"`
-	Players  []protocol.Player   `json:"players"`
-	LastMove *protocol.LastMove  `json:"lastMove"`
-	Moves    []protocol.LastMove `json:"moves"`
-	Result   *protocol.Result    `json:"result"`
-	Role     string              `json:"role"`
-	Seat     *int                `json:"seat"`
-	Token    string              `json:"token"`
-	Player   protocol.PlayerInfo `json:"player"`
-	Spect    int                 `json:"spectators"`
-	raw      []byte
-}
+// msg is a server message: the fields the tests read, and the raw bytes.
+type msg = testserver.Msg
 
 // client is one WebSocket connection. It never fails the test itself: the
 // drivers run on their own goroutines and return errors.
@@ -80,7 +59,7 @@ func (c *client) read() {
 		if err != nil {
 			return
 		}
-		m := &msg{raw: data}
+		m := &msg{Raw: data}
 		if json.Unmarshal(data, m) != nil {
 			continue
 		}

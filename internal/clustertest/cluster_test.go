@@ -218,7 +218,7 @@ func (g *game) play(cl *cluster) error {
 				continue
 			}
 			if m != nil {
-				g.tracef("answer %s", m.raw)
+				g.tracef("answer %s", m.Raw)
 			} else {
 				g.tracef("no answer: %v", err)
 			}
@@ -291,7 +291,7 @@ func (g *game) check(cl *cluster, via int) error {
 		return err
 	}
 	if st.Status != "finished" || st.Result == nil {
-		return fmt.Errorf("%s: final state %s", g.name, st.raw)
+		return fmt.Errorf("%s: final state %s", g.name, st.Raw)
 	}
 	var human []protocol.LastMove
 	for _, mv := range st.Moves {
@@ -522,7 +522,7 @@ func TestPausedNodeCannotWrite(t *testing.T) {
 	}
 	st, err := a.c.wait(10*time.Second, func(m *msg) bool { return m.Type == "room.state" && m.Status == "playing" })
 	if err != nil || *st.Turn != 0 || len(st.Legal) < 2 {
-		t.Fatalf("start: %v %s", err, st.raw)
+		t.Fatalf("start: %v %s", err, st.Raw)
 	}
 
 	cl.nodes[0].signal(syscall.SIGSTOP)
@@ -555,7 +555,7 @@ func TestPausedNodeCannotWrite(t *testing.T) {
 		return m.Type == "room.state" && m.Room == room && m.LastMove != nil && m.Seq > cur.Seq
 	})
 	if err != nil || m.LastMove.Move != fresh || m.LastMove.Seat != 0 {
-		t.Fatalf("move %q (stale %q) on the new owner: %v %s", fresh, stale, err, m.raw)
+		t.Fatalf("move %q (stale %q) on the new owner: %v %s", fresh, stale, err, m.Raw)
 	}
 	newMoves = append(newMoves, *m.LastMove)
 	reply := m.Legal[0]

@@ -7,28 +7,11 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/internal/testserver"
 )
 
-// msg is a server message: the fields the test reads, and the raw bytes.
-type msg struct {
-	Type     string              `json:"type"`
-	ID       json.RawMessage     `json:"id"`
-	Room     string              `json:"room"`
-	Code     string              `json:"code"`
-	Message  string              `json:"message"`
-	Seq      int64               `json:"seq"`
-	Status   string              `json:"status"`
-	Players  []protocol.Player   `json:"players"`
-	LastMove *protocol.LastMove  `json:"lastMove"`
-	Result   *protocol.Result    `json:"result"`
-	Role     string              `json:"role"`
-	Seat     *int                `json:"seat"`
-	Token    string              `json:"token"`
-	Player   protocol.PlayerInfo `json:"player"`
-	Rooms    json.RawMessage     `json:"rooms"`
-	raw      []byte
-}
+// msg is a server message: the fields the tests read, and the raw bytes.
+type msg = testserver.Msg
 
 // event is what a client's reader hands its driver: a message, or the end
 // of the connection (m nil).
@@ -82,7 +65,7 @@ func read(c *client, conn *websocket.Conn, epoch int, in chan<- event, done chan
 			in <- event{c: c, epoch: epoch, err: err}
 			return
 		}
-		m := &msg{raw: data}
+		m := &msg{Raw: data}
 		if err := json.Unmarshal(data, m); err != nil {
 			in <- event{c: c, epoch: epoch, err: fmt.Errorf("bad JSON from the server %q: %w", data, err)}
 			_ = conn.Close()

@@ -397,7 +397,7 @@ func (d *driver) handle(ev event) error {
 		}
 		return d.onState(ev)
 	case "error":
-		return fmt.Errorf("%s got an error: %s", c.name, m.raw)
+		return fmt.Errorf("%s got an error: %s", c.name, m.Raw)
 	}
 	return nil
 }
@@ -443,7 +443,7 @@ func (d *driver) onState(ev event) error {
 	if err != nil {
 		return err
 	}
-	got, err := serverView(s.raw, want.keys)
+	got, err := serverView(s.Raw, want.keys)
 	if err != nil {
 		return err
 	}
@@ -486,7 +486,7 @@ func (d *driver) onState(ev event) error {
 		d.st.lost++ // sent before the kill, never saved: the player plays again
 		d.pending = nil
 	}
-	if err := d.checkHistory(s.raw); err != nil {
+	if err := d.checkHistory(s.Raw); err != nil {
 		return err
 	}
 	if first && ev.epoch > 0 {
@@ -529,7 +529,7 @@ func (d *driver) advance(s *msg, got, seatStatus string, afterRestart bool) erro
 		if err != nil {
 			return err
 		}
-		g2, err := serverView(s.raw, want.keys)
+		g2, err := serverView(s.Raw, want.keys)
 		if err != nil {
 			return err
 		}

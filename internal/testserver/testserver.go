@@ -95,6 +95,7 @@ type Msg struct {
 	Spectators int                 `json:"spectators"`
 	Players    []protocol.Player   `json:"players"`
 	LastMove   *protocol.LastMove  `json:"lastMove"`
+	Moves      []protocol.LastMove `json:"moves"`
 	Result     *protocol.Result    `json:"result"`
 	Role       string              `json:"role"`
 	Seat       *int                `json:"seat"`
