@@ -42,7 +42,8 @@ Modes:
              from the move being sent to its state at the mover, the opponent and the
              LAST spectator (one sample per move), and bytes per move per spectator.
   rooms      -rooms rooms of two players (plus -spectators each) moving as fast as turns
-             allow for -duration; a finished game is followed by a rematch.
+             allow, or at an aggregate -rate, for -duration; a finished game is followed
+             by a rematch.
   bots       -rooms rooms of one player against the server's bot (-level).
   reconnect  -conns clients seated in pairs drop at once and come back at once with their
              tokens; reports the time until every one has its room.state again.
@@ -69,6 +70,7 @@ Flags:
 	fs.DurationVar(&cfg.Duration, "duration", 20*time.Second, "rooms and bots: the measured window; fanout with -moves 0 and idle: how long to go on (soak)")
 	fs.DurationVar(&cfg.Gap, "gap", 50*time.Millisecond, "fanout: pause after a move reached everyone")
 	fs.DurationVar(&cfg.Jitter, "jitter", 50*time.Millisecond, "fanout: add a uniform random pause up to this")
+	fs.Float64Var(&cfg.Rate, "rate", 0, "rooms and bots: aggregate moves a second the players aim at, each room moving every -rooms/-rate seconds on average (0: as fast as turns allow)")
 	fs.StringVar(&cfg.Game, "game", "go", "game of the rooms")
 	fs.StringVar(&cfg.Variant, "variant", "", "variant of the rooms (default 19 for go)")
 	fs.StringVar(&cfg.Level, "level", "", "bots: bot level (default the game's first)")

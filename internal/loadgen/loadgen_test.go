@@ -82,6 +82,23 @@ func TestSmokeRooms(t *testing.T) {
 	}
 }
 
+// TestSmokeRoomsPaced: with a Rate the rooms move no faster than asked. 20
+// rooms at 50 moves a second for two seconds make about 100 moves; a slow
+// machine makes fewer, never more, so only the upper bound is checked (with
+// room for the 1.5x jitter of each room's first and last intervals).
+// Unpaced, the same rooms make thousands.
+func TestSmokeRoomsPaced(t *testing.T) {
+	const rooms, rate = 20, 50.0
+	window := 2 * time.Second
+	rep := smoke(t, Config{Mode: "rooms", Rooms: rooms, Duration: window, Rate: rate, Game: "go", Variant: "9", Patch: true})
+	if most := int64(rate*window.Seconds()) + 2*rooms; rep.Moves == 0 || rep.Moves > most {
+		t.Fatalf("%d moves at %g moves a second for %v; want some and at most %d", rep.Moves, rate, window, most)
+	}
+	if rep.Opponent.N+rooms < uint64(rep.Moves) {
+		t.Fatalf("opponents saw %d moves of %d", rep.Opponent.N, rep.Moves)
+	}
+}
+
 // TestSmokeBotsReconnectIdle: the three other modes run clean.
 func TestSmokeBotsReconnectIdle(t *testing.T) {
 	rep := smoke(t, Config{Mode: "bots", Rooms: 20, Duration: time.Second, Game: "orbito", Variant: "2", Level: "facil"})

@@ -54,6 +54,12 @@ type Config struct {
 	// Gap and Jitter: fanout, the pause after a move reached everyone,
 	// plus a uniform random part.
 	Gap, Jitter time.Duration
+	// Rate: rooms and bots, the aggregate rate of the players' moves to aim
+	// at, in moves a second (0: as fast as turns allow). Each room then
+	// moves once every Rooms/Rate seconds on average (a uniform 0.5x to
+	// 1.5x of it, so that the rooms do not move in step), never before its
+	// turn comes; the latency is still measured from the write.
+	Rate float64
 	// Game, Variant and Level: the rooms (go 19 by default; bots mode uses
 	// Level, default the game's first level).
 	Game, Variant, Level string
@@ -134,6 +140,8 @@ type Report struct {
 	AllSeated time.Duration
 	// Setup is how long the connections took to set up.
 	Setup time.Duration
+	// Rate is the aggregate move rate the rooms aimed at (0: none).
+	Rate float64
 }
 
 // ErrorCount is the sum of Errors.
@@ -182,6 +190,9 @@ func (r *Report) Print(w io.Writer) {
 	kv := []string{"SUMMARY", r.Mode, "conns=" + strconv.Itoa(r.Conns)}
 	add := func(k string, v any) { kv = append(kv, fmt.Sprintf("%s=%v", k, v)) }
 	add("setup_s", fmt.Sprintf("%.1f", r.Setup.Seconds()))
+	if r.Rate > 0 {
+		add("rate", fmt.Sprintf("%.0f", r.Rate))
+	}
 	if r.Moves > 0 {
 		add("moves", r.Moves)
 		add("moves_per_s", fmt.Sprintf("%.0f", r.MovesPerSec))
@@ -625,6 +636,7 @@ func (r *runner) fanout(ctx context.Context) (*Report, error) {
 type pair struct {
 	sentAt atomic.Int64 // unix nanos of the last move sent
 	k      atomic.Int64 // moves sent in this pair's rooms
+	nextAt atomic.Int64 // with a Rate: unix nanos before which the room's next move waits
 
 	mu      sync.Mutex
 	moveSeq int64 // the seq of the move the spectators are counting
@@ -650,7 +662,7 @@ type seatState struct {
 
 func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 	cfg := r.cfg
-	rep := &Report{}
+	rep := &Report{Rate: cfg.Rate}
 	size := r.boardSize()
 	pairs := make([]*pair, cfg.Rooms)
 	players := make([][]*Client, cfg.Rooms)
@@ -660,14 +672,39 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 		stopping atomic.Bool
 		deadline atomic.Int64
 	)
+	// interval is the mean time between two moves of a room with a Rate.
+	var interval time.Duration
+	if cfg.Rate > 0 {
+		interval = time.Duration(float64(cfg.Rooms) / cfg.Rate * float64(time.Second))
+	}
 	send := func(c *Client, st *seatState, v *View) {
 		k := st.p.k.Add(1) - 1
-		mv := ChooseMove(cfg.Game, size, v.Legal(), int(k))
-		st.p.sentAt.Store(time.Now().UnixNano())
-		// No move but a pass: resign (SendMove with "").
-		if err := c.SendMove(v.Room, mv); err != nil {
-			r.errs.add("write", 1)
+		mv, room := ChooseMove(cfg.Game, size, v.Legal(), int(k)), v.Room
+		write := func() {
+			st.p.sentAt.Store(time.Now().UnixNano())
+			// No move but a pass: resign (SendMove with "").
+			if err := c.SendMove(room, mv); err != nil {
+				r.errs.add("write", 1)
+			}
 		}
+		if interval == 0 {
+			write()
+			return
+		}
+		// Paced: the move waits for the room's slot (the view stays with
+		// the reader, so the move and the room are taken now).
+		now := time.Now().UnixNano()
+		at := max(now, st.p.nextAt.Load())
+		st.p.nextAt.Store(at + int64(float64(interval)*(0.5+rand.Float64())))
+		if at == now {
+			write()
+			return
+		}
+		time.AfterFunc(time.Duration(at-now), func() {
+			if !stopping.Load() {
+				write()
+			}
+		})
 	}
 	handler := func(c *Client, f *Frame, v *View, newMove bool, at time.Time) {
 		st := c.State.(*seatState)
@@ -794,6 +831,11 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 	cpu0, self0 := r.cpu(), SelfCPUSeconds()
 	began := time.Now()
 	deadline.Store(began.Add(cfg.Duration).UnixNano())
+	if interval > 0 { // the rooms' first moves spread over one interval
+		for _, p := range pairs {
+			p.nextAt.Store(began.UnixNano() + rand.Int64N(int64(interval)))
+		}
+	}
 	armed.Store(true)
 	// Seat 0 of every room moves first. The room views belong to the
 	// readers, so the first move takes the same path as every other: seat 0
