@@ -227,23 +227,30 @@ func WithField(patch []byte, key string, v any) ([]byte, error) {
 	if len(patch) < 2 || patch[len(patch)-1] != '}' {
 		return nil, fmt.Errorf("add %s: %q is not a JSON object", key, patch)
 	}
-	var l []byte
-	if ss, ok := v.([]string); ok {
-		l = appendStrings(make([]byte, 0, 6*len(ss)+2), ss)
+	head := func(extra int) []byte {
+		out := make([]byte, 0, len(patch)+len(key)+extra+4)
+		out = append(out, patch[:len(patch)-1]...)
+		out = append(out, ',', '"')
+		out = append(out, key...)
+		return append(out, '"', ':')
 	}
-	if l == nil {
-		var err error
-		if l, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("encode %s: %w", key, err)
+	if ss, ok := v.([]string); ok {
+		// A list of moves is written straight into the frame: one
+		// allocation, which a 19x19 legal list (2 KB) makes count.
+		size := 2
+		for _, s := range ss {
+			size += len(s) + 3
+		}
+		out := head(size)
+		if l := appendStrings(out, ss); l != nil {
+			return append(l, '}'), nil
 		}
 	}
-	out := make([]byte, 0, len(patch)+len(key)+len(l)+4)
-	out = append(out, patch[:len(patch)-1]...)
-	out = append(out, ',', '"')
-	out = append(out, key...)
-	out = append(out, '"', ':')
-	out = append(out, l...)
-	return append(out, '}'), nil
+	l, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", key, err)
+	}
+	return append(append(head(len(l)), l...), '}'), nil
 }
 
 // appendStrings appends ss as a JSON array when every string is plain

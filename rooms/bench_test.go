@@ -88,3 +88,87 @@ func BenchmarkSnapshot(b *testing.B) {
 	<-done
 	b.ReportMetric(float64(size), "bytes/snapshot")
 }
+
+// sinkMember is a connection that takes patches and drops every frame: what
+// a move costs the room goroutine, without the sockets.
+type sinkMember struct {
+	id     uint64
+	player string
+}
+
+func (m *sinkMember) ConnID() uint64            { return m.id }
+func (m *sinkMember) PlayerID() string          { return m.player }
+func (m *sinkMember) PlayerName() string        { return m.player }
+func (m *sinkMember) Joined(*Room) bool         { return true }
+func (m *sinkMember) Left(*Room)                {}
+func (m *sinkMember) Send(*protocol.Frame) bool { return true }
+func (m *sinkMember) WantsPatch() bool          { return true }
+
+// BenchmarkPlay measures one move of a 19x19 go room on its goroutine, as
+// the load generator's rooms play it: two players who take room.patch
+// frames, a spectator, the memory store; the move checked, applied, saved,
+// diffed and broadcast. Moves are random legal points (no passes), in a new
+// room after 300 moves or when a game runs out of them, chosen outside the
+// timer. -benchmem gives the allocations a move
+// costs, which the garbage collector then pays for (issue 8).
+//
+//	go test -run '^$' -bench Play -benchmem ./rooms/
+func BenchmarkPlay(b *testing.B) {
+	m := NewManager(Config{Catalog: games.Catalog(), Store: memstore.New()})
+	b.Cleanup(func() { _ = m.Shutdown(context.Background()) })
+	newRoom := func() *Room {
+		r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "19",
+			Seats: []Seat{{PlayerID: "a"}, {PlayerID: "b"}},
+			Join: []JoinAs{{M: &sinkMember{1, "a"}, As: RolePlayer}, {M: &sinkMember{2, "b"}, As: RolePlayer},
+				{M: &sinkMember{3, "c"}, As: RoleSpectator}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return r
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	r := newRoom()
+	moves := 0
+	// next picks the move outside the timer (Legal is the engine's, and
+	// the room computes it again for its state, which is measured).
+	next := func() (int, string) {
+		b.StopTimer()
+		defer b.StartTimer()
+		var (
+			seat int
+			mv   string
+		)
+		done := make(chan struct{})
+		r.post(func() {
+			defer close(done)
+			seat, _ = r.state.Turn()
+			legal := r.state.Legal(seat)
+			if len(legal) < 2 || moves >= 300 {
+				return
+			}
+			for mv == "" || mv == "pass" {
+				mv = legal[rng.IntN(len(legal))]
+			}
+		})
+		<-done
+		if mv == "" {
+			r, moves = newRoom(), 0
+			return 0, "D4" // black's first move in the new room
+		}
+		return seat, mv
+	}
+	for b.Loop() {
+		seat, mv := next()
+		var perr *protocol.Error
+		done := make(chan struct{})
+		r.post(func() {
+			defer close(done)
+			perr = r.play(seat, mv, "human")
+		})
+		<-done
+		if perr != nil {
+			b.Fatal(perr)
+		}
+		moves++
+	}
+}
