@@ -69,13 +69,12 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	for _, st := range r.seats {
 		s.Seats = append(s.Seats, seatSnap(st))
 	}
-	meta, err := s.marshal()
+	log := r.logEnc.encode(r.history)
+	out, err := s.appendJSON(make([]byte, 0, 512+len(log)+len(eng)))
 	if err != nil {
 		return nil, err
 	}
-	log := r.logEnc.encode(r.history)
-	out := make([]byte, 0, len(meta)+len(log)+len(eng)+24)
-	out = append(out, meta[:len(meta)-1]...) // without its closing brace
+	out = out[:len(out)-1] // the metadata without its closing brace
 	if len(r.history) > 0 {
 		out = append(out, `,"moveLog":`...)
 		out = append(out, log...)

@@ -18,7 +18,12 @@ import (
 
 // marshal encodes s as encoding/json would.
 func (s *snapshotMeta) marshal() ([]byte, error) {
-	b := make([]byte, 0, 256)
+	return s.appendJSON(make([]byte, 0, 256))
+}
+
+// appendJSON appends s as encoding/json would encode it to b.
+func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
+	start := len(b)
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(s.V), 10)
 	b = appendKey(b, "id")
@@ -59,11 +64,11 @@ func (s *snapshotMeta) marshal() ([]byte, error) {
 	var err error
 	b = appendKey(b, "created")
 	if b, err = appendTime(b, s.Created); err != nil {
-		return json.Marshal(s) // a time encoding/json refuses: its error
+		return s.appendMarshaled(b[:start]) // a time encoding/json refuses: its error
 	}
 	b = appendKey(b, "updated")
 	if b, err = appendTime(b, s.Updated); err != nil {
-		return json.Marshal(s)
+		return s.appendMarshaled(b[:start])
 	}
 	b = appendKey(b, "private")
 	b = strconv.AppendBool(b, s.Private)
@@ -93,6 +98,12 @@ func (s *snapshotMeta) marshal() ([]byte, error) {
 		b = protocol.AppendString(b, s.Next)
 	}
 	return append(b, '}'), nil
+}
+
+// appendMarshaled appends what encoding/json makes of s, and its error.
+func (s *snapshotMeta) appendMarshaled(b []byte) ([]byte, error) {
+	j, err := json.Marshal(s)
+	return append(b, j...), err
 }
 
 // appendJSON appends st as encoding/json would (every field omitempty).
