@@ -653,6 +653,7 @@ type seatState struct {
 	home      string // the room it was set up in
 	room      string // the room of its last frame
 	asked     string // the finished room it asked a rematch in
+	left      string // the last finished room it left for its rematch
 	followed  string // the next room a spectator followed
 	mover     Histogram
 	opp       Histogram
@@ -748,12 +749,21 @@ func (r *runner) rooms(ctx context.Context, bots bool) (*Report, error) {
 				st.opp.Record(d)
 			}
 		}
+		// A client follows a rematch to its new room and leaves the
+		// finished one, as the web client does when it goes to the new
+		// room: a connection that stayed in every room it played would keep
+		// them all alive on the server (a soak of hours would measure that).
 		if st.seat < 0 {
 			if v.Next != "" && st.followed != v.Next {
 				st.followed = v.Next
 				_ = c.Send(map[string]any{"type": protocol.TypeRoomJoin, "room": v.Next, "as": "spectator"})
+				_ = c.Send(map[string]any{"type": protocol.TypeRoomLeave, "room": v.Room})
 			}
 			return
+		}
+		if st.asked != "" && st.asked != v.Room && st.left != st.asked && !v.Finished {
+			st.left = st.asked
+			_ = c.Send(map[string]any{"type": protocol.TypeRoomLeave, "room": st.asked})
 		}
 		if v.Finished {
 			if st.asked != v.Room && !stopping.Load() {
