@@ -102,6 +102,15 @@ func (c *conn) Joined(r *rooms.Room) bool {
 	return true
 }
 
+// inRooms is how many rooms the connection is in, here and on other
+// nodes; in reports whether room is one of them.
+func (c *conn) inRooms(room string) (n int, in bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, in = c.rooms[room]
+	return len(c.rooms) + len(c.inRemote), in || c.inRemote[room]
+}
+
 func (c *conn) Left(r *rooms.Room) {
 	c.mu.Lock()
 	if c.rooms[r.ID()] == r {

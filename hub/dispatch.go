@@ -202,7 +202,19 @@ func (h *Hub) checkGame(game, variant string) (seats int, perr *protocol.Error) 
 	return v.Seats, nil
 }
 
+// roomQuota refuses a request that would put c in a room it is not in when
+// it is in Config.MaxRooms rooms already.
+func (h *Hub) roomQuota(c *conn, room string) *protocol.Error {
+	if n, in := c.inRooms(room); !in && n >= h.cfg.MaxRooms {
+		return protocol.Errorf(protocol.CodeBadRequest, "you are in %d rooms, the most one connection may be in: leave one first", n)
+	}
+	return nil
+}
+
 func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
+	if perr := h.roomQuota(c, ""); perr != nil {
+		return perr
+	}
 	seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
@@ -263,6 +275,9 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 }
 
 func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
+	if perr := h.roomQuota(c, ""); perr != nil {
+		return perr
+	}
 	seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
@@ -348,6 +363,13 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		}
 		if m.As != rooms.RolePlayer && m.As != rooms.RoleSpectator {
 			return protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player" or "spectator"`)
+		}
+		if perr := h.roomQuota(c, m.Room); perr != nil {
+			return perr
+		}
+	case protocol.TypeRoomRematch:
+		if perr := h.roomQuota(c, ""); perr != nil { // the rematch is a room more
+			return perr
 		}
 	case protocol.TypeRoomMove:
 		if m.Move == "" {

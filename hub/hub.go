@@ -56,6 +56,12 @@ type Config struct {
 	MaxViolations int
 	// LobbyInterval is the most often the lobby is pushed (default 250 ms).
 	LobbyInterval time.Duration
+	// MaxRooms is how many rooms a connection may be in at once (default
+	// 100). A room stays alive while anyone is in it, finished or not, so
+	// without a bound a client that creates games and never leaves them
+	// would keep every one in memory; past it a create, join, quick match
+	// or rematch is refused until the client leaves a room.
+	MaxRooms int
 	// Compression negotiates permessage-deflate (no context takeover) with
 	// clients that offer it; a broadcast frame is compressed once for all
 	// its receivers (PreparedMessage).
@@ -129,6 +135,9 @@ func New(cfg Config) *Hub {
 	}
 	if cfg.LobbyInterval <= 0 {
 		cfg.LobbyInterval = 250 * time.Millisecond
+	}
+	if cfg.MaxRooms <= 0 {
+		cfg.MaxRooms = 100
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log,
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},

@@ -215,3 +215,51 @@ func TestBotMoveAPIBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomsPerConnectionBounded: a connection may be in Hub.MaxRooms rooms
+// at once (a room lives while anyone is in it, finished or not). Past it a
+// create, a join of another room, a quick match and a rematch are refused
+// with bad_request and change nothing; joining a room it is in already is
+// not refused; leaving a room makes room for the next.
+func TestRoomsPerConnectionBounded(t *testing.T) {
+	s := testserver.Start(t, func(c *server.Config) { c.Hub.MaxRooms = 2 })
+	a, b := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
+	solo := func(c *testserver.Client) string {
+		t.Helper()
+		c.Send(map[string]any{"type": "room.create", "game": "2048", "variant": "solo", "opponent": "none", "id": "c"})
+		return c.Wait("room.joined", func(m testserver.Msg) bool { return string(m.ID) == `"c"` }).Room
+	}
+	first, second := solo(a), solo(a)
+	other := solo(b)
+
+	refused := func(msg map[string]any) {
+		t.Helper()
+		msg["id"] = "r"
+		a.Send(msg)
+		e := a.Wait("error", func(m testserver.Msg) bool { return string(m.ID) == `"r"` })
+		if e.Code != "bad_request" || !strings.Contains(e.Message, "leave one first") {
+			t.Fatalf("%v: %s %q, want bad_request saying to leave a room", msg, e.Code, e.Message)
+		}
+	}
+	refused(map[string]any{"type": "room.create", "game": "2048", "variant": "solo", "opponent": "none"})
+	refused(map[string]any{"type": "room.join", "room": other, "as": "spectator"})
+	refused(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	var api struct {
+		Rooms []struct {
+			ID string `json:"id"`
+		} `json:"rooms"`
+	}
+	s.GetJSON(t, "/api/rooms", &api)
+	if len(api.Rooms) != 3 {
+		t.Fatalf("rooms listed after the refusals: %+v, want the 3 created", api.Rooms)
+	}
+
+	// A room it is in already: joined again (a resync), not refused.
+	a.Send(map[string]any{"type": "room.join", "room": first, "as": "player", "id": "again"})
+	a.Wait("room.joined", func(m testserver.Msg) bool { return string(m.ID) == `"again"` && m.Room == first })
+
+	a.Send(map[string]any{"type": "room.leave", "room": second, "id": "l"})
+	a.Wait("room.left", func(m testserver.Msg) bool { return m.Room == second })
+	a.Send(map[string]any{"type": "room.join", "room": other, "as": "spectator", "id": "w"})
+	a.Wait("room.joined", func(m testserver.Msg) bool { return string(m.ID) == `"w"` && m.Room == other })
+}
