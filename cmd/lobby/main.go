@@ -29,6 +29,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
+	"github.com/tabuleiro/tabuleiro/store/redisstore"
 	"github.com/tabuleiro/tabuleiro/web"
 )
 
@@ -95,6 +96,7 @@ type options struct {
 	cluster                         bool
 	node                            string
 	leaseTTL                        time.Duration
+	retention                       time.Duration
 	debugAddr                       string
 	warmUp                          bool
 	botCores                        int
@@ -118,6 +120,7 @@ func main() {
 	flag.StringVar(&o.prefix, "prefix", env("TABULEIRO_PREFIX", "tabuleiro:"), "Redis key prefix (env TABULEIRO_PREFIX)")
 	logLevel := flag.String("log-level", env("TABULEIRO_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env TABULEIRO_LOG_LEVEL)")
 	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
+	flag.DurationVar(&o.retention, "retention", envDuration("TABULEIRO_RETENTION", redisstore.DefaultRetention), "how long a finished game (its snapshot and move log) is kept in the store (env TABULEIRO_RETENTION)")
 	flag.IntVar(&o.adjourn, "adjourn-factor", envInt("TABULEIRO_ADJOURN_FACTOR", rooms.DefaultAdjournFactor), "a game without a clock that nobody is in is adjourned after grace times this (env TABULEIRO_ADJOURN_FACTOR)")
 	flag.StringVar(&o.origins, "origins", env("TABULEIRO_ORIGINS", ""), "comma-separated Origins allowed for /ws besides the same origin; * allows any (env TABULEIRO_ORIGINS)")
 	flag.IntVar(&o.botCores, "bot-cores", envInt("TABULEIRO_BOT_CORES", max(1, runtime.NumCPU()-1)), "how many bot search threads may run at once, so that the rest of the cores always serve the rooms; 0 lets them use every core (env TABULEIRO_BOT_CORES)")
@@ -144,8 +147,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if o.grace <= 0 || o.adjourn <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -grace and -adjourn-factor must be positive")
+	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor and -retention must be positive")
 		os.Exit(2)
 	}
 	if o.cluster && (o.redisURL == "" || o.leaseTTL < 30*time.Millisecond) {
@@ -191,7 +194,7 @@ func run(log *zap.Logger, o options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
-	st, err := openStore(ctx, o.redisURL, o.prefix)
+	st, err := openStore(ctx, o.redisURL, o.prefix, o.retention)
 	if err != nil {
 		return err
 	}
@@ -264,9 +267,9 @@ func run(log *zap.Logger, o options) error {
 	return nil
 }
 
-func openStore(ctx context.Context, redisURL, prefix string) (store.Store, error) {
+func openStore(ctx context.Context, redisURL, prefix string, retention time.Duration) (store.Store, error) {
 	if redisURL == "" {
-		return memstore.New(), nil
+		return memstore.New(memstore.WithRetention(retention)), nil
 	}
-	return openRedis(ctx, redisURL, prefix)
+	return openRedis(ctx, redisURL, prefix, retention)
 }

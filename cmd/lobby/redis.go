@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tabuleiro/tabuleiro/broker"
 
@@ -12,8 +13,8 @@ import (
 )
 
 // openRedis opens the Redis store and checks that it answers.
-func openRedis(ctx context.Context, url, prefix string) (store.Store, error) {
-	st, err := redisstore.New(ctx, url, prefix)
+func openRedis(ctx context.Context, url, prefix string, retention time.Duration) (store.Store, error) {
+	st, err := redisstore.New(ctx, url, prefix, redisstore.WithRetention(retention))
 	if err != nil {
 		return nil, fmt.Errorf("redis store %s: %w", url, err)
 	}
