@@ -107,10 +107,10 @@ func (m *sinkMember) WantsPatch() bool          { return true }
 // BenchmarkPlay measures one move of a 19x19 go room on its goroutine, as
 // the load generator's rooms play it: two players who take room.patch
 // frames, a spectator, the memory store; the move checked, applied, saved,
-// diffed and broadcast. Moves are random legal points (no passes), in a new
-// room after 300 moves or when a game runs out of them, chosen outside the
-// timer. -benchmem gives the allocations a move
-// costs, which the garbage collector then pays for (issue 8).
+// diffed and broadcast. Moves are random legal points (no passes), chosen
+// outside the timer, in a new room after 300 moves or when a game runs out
+// of them. -benchmem gives the allocations a move costs, which the garbage
+// collector then pays for (issue 8).
 //
 //	go test -run '^$' -bench Play -benchmem ./rooms/
 func BenchmarkPlay(b *testing.B) {

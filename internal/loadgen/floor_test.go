@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -21,8 +20,8 @@ import (
 // this process on the same cores, as the load generator and the server do.
 // They say how far the real server is from the machine's limit:
 //
-//	go test -run '^$' -bench Floor -benchtime 20x ./internal/loadgen        # fan-out: 20 moves
-//	go test -run '^$' -bench FloorRooms -benchtime 10s ./internal/loadgen  # rooms: moves for 10 s
+//	go test -run '^$' -bench FloorFanout -benchtime 40x ./internal/loadgen  # fan-out: 40 moves
+//	go test -run '^$' -bench FloorRooms -benchtime 20s ./internal/loadgen   # rooms: moves for 20 s
 //
 // Each reports the CPU time (user and system, this whole process) per
 // frame or per move, which is what bounds the throughput on two cores.
@@ -54,13 +53,6 @@ func socketPairs(b *testing.B, n int) (srv, cli []net.Conn) {
 		}
 	})
 	return srv, cli
-}
-
-// cpuTime is this process's user plus system time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // floorWriter is a connection's writer goroutine: woken through a channel
@@ -116,7 +108,7 @@ func floorFanout(b *testing.B, n int, direct bool) {
 		}(cli[i])
 	}
 	var lat []time.Duration
-	cpu0, frames := cpuTime(), 0
+	cpu0, frames := SelfCPUSeconds(), 0
 	for b.Loop() {
 		done.Add(n)
 		t0 := time.Now()
@@ -140,11 +132,11 @@ func floorFanout(b *testing.B, n int, direct bool) {
 		time.Sleep(50 * time.Millisecond)
 		b.StartTimer()
 	}
-	cpu := cpuTime() - cpu0
+	cpu := SelfCPUSeconds() - cpu0
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2])/1e6, "last-p50-ms")
 	b.ReportMetric(float64(lat[(len(lat)*99)/100])/1e6, "last-p99-ms")
-	b.ReportMetric(float64(cpu)/float64(frames)/1e3, "cpu-us/frame")
+	b.ReportMetric(cpu/float64(frames)*1e6, "cpu-us/frame")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -208,9 +200,9 @@ func BenchmarkFloorRooms(b *testing.B) {
 			}()
 		}
 	}
-	cpu0 := cpuTime()
+	cpu0 := SelfCPUSeconds()
 	b.ResetTimer()
 	finished.Wait()
 	b.StopTimer()
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e3, "cpu-us/move")
+	b.ReportMetric((SelfCPUSeconds()-cpu0)/float64(b.N)*1e6, "cpu-us/move")
 }

@@ -244,6 +244,7 @@ func TestRoomsPerConnectionBounded(t *testing.T) {
 	refused(map[string]any{"type": "room.create", "game": "2048", "variant": "solo", "opponent": "none"})
 	refused(map[string]any{"type": "room.join", "room": other, "as": "spectator"})
 	refused(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	refused(map[string]any{"type": "room.rematch", "room": first})
 	var api struct {
 		Rooms []struct {
 			ID string `json:"id"`
