@@ -27,6 +27,13 @@ func (c *Catalog) Game(id string) (Game, bool) {
 	return g, ok
 }
 
+// Analyser returns the analyser of the game with the given id, and false
+// when there is no such game or it does not implement Analyser.
+func (c *Catalog) Analyser(id string) (Analyser, bool) {
+	a, ok := c.byID[id].(Analyser)
+	return a, ok
+}
+
 // Infos lists the catalog entries in catalog order.
 func (c *Catalog) Infos() []Info {
 	out := make([]Info, len(c.games))

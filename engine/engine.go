@@ -43,6 +43,10 @@ type Info struct {
 	Variants []Variant `json:"variants"`
 	// Levels lists the bot levels, weakest (or the seed's first) first.
 	Levels []Level `json:"levels"`
+	// Draws reports whether the rules can end the game in a draw: the
+	// players of such a game may offer each other a draw (orbito and
+	// morris; go's komi and the other games' rules leave no tie).
+	Draws bool `json:"draws,omitempty"`
 }
 
 // Variant is one variant of a game.
@@ -95,6 +99,12 @@ func (i Info) HasLevel(id string) bool {
 
 // State is one game in progress. It is not safe for concurrent use: the room
 // goroutine owns it, and bots work on a Clone.
+//
+// What Legal, Score, Board and Extra return may belong to the state, so
+// that an engine can keep it up to date instead of building it at every
+// move (go does): the caller reads it and does not modify it, and it is
+// valid until the state's next Apply. A caller that keeps it longer keeps
+// a copy (protocol.Patcher copies the board rows).
 type State interface {
 	// Variant is the variant id the state was built with.
 	Variant() string
@@ -105,7 +115,8 @@ type State interface {
 	// exactly as it was.
 	Apply(seat int, move string) error
 	// Legal lists the moves seat may play now, in the game's reading order;
-	// nil when seat may not move (not its turn, game over).
+	// nil when seat may not move (not its turn, game over). The list is
+	// read-only and valid until the next Apply (see State).
 	Legal(seat int) []string
 	// Turn is the seat to move in alternating games. ok is false when the
 	// game is over or when no single seat is to move (2048 race, where both
@@ -141,6 +152,14 @@ type Outcome struct {
 
 // Ongoing is the Outcome of a game that has not ended.
 var Ongoing = Outcome{Winner: -1}
+
+// Line is a winning line on the board of a finished game, as the "lines"
+// field of orbito's and morris's Extra carries it: the seat whose line it
+// is and its cells in the wire notation, in the game's order along the line.
+type Line struct {
+	Seat  int      `json:"seat"`
+	Cells []string `json:"cells"`
+}
 
 // Bot chooses a move for the seat to move in s. s is the bot's own copy; the
 // bot may change it. rng is the bot's random source (seed bots that the seeds

@@ -103,15 +103,15 @@ func forte(st engine.State, seat int, _ *rand.Rand, deadline time.Time) (string,
 type searchStats struct {
 	depth int // deepest iteration completed
 	nodes int // chance nodes visited, abandoned iteration included
+	// values are the expected values of the directions (in the order of
+	// directions) at the deepest iteration completed, 0 for a direction
+	// that changes nothing.
+	values [4]float64
 }
 
-// decide returns the best direction for b by iterative deepening: depth 1,
-// 2, ... up to cfg.maxDepth, each a full expectimax from the root (see
-// chanceNode), while the budget and the deadline allow. On exact ties the
-// first direction in the order N, S, E, W wins; with a single move that
-// changes b it plays it without a search, with none it returns North. The
-// clock matters only when deadline is not zero and closer than the search
-// would end: otherwise the answer depends on b and cfg alone.
+// decide returns the best direction for b by iterative deepening (see
+// deepen). With a single move that changes b it plays it without a
+// search, with none it returns North.
 func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, stats searchStats) {
 	next := movesOf(b)
 	legal := 0
@@ -130,6 +130,18 @@ func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, s
 			}
 		}
 	}
+	return deepen(b, next, cfg, deadline)
+}
+
+// deepen searches b, whose moves are next (movesOf(b)), at least one of
+// which changes it, by iterative deepening: depth 1, 2, ... up to
+// cfg.maxDepth, each a full expectimax from the root (see chanceNode),
+// while the budget and the deadline allow, and returns the best direction
+// of the deepest iteration completed; on exact ties the first in the order
+// N, S, E, W. The clock matters only when deadline is not zero and closer
+// than the search would end: otherwise the answer depends on b and cfg
+// alone.
+func deepen(b Bitboard, next [4]Bitboard, cfg searchConfig, deadline time.Time) (best Direction, stats searchStats) {
 	s := newSearcher(cfg, deadline)
 	defer s.slot.Release()
 	start := time.Now()
@@ -156,6 +168,7 @@ func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, s
 		}
 		before := s.nodes
 		var bestValue float64
+		var values [4]float64
 		found := false
 		var choice Direction
 		for i, n := range next {
@@ -166,6 +179,7 @@ func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, s
 			if s.aborted {
 				break
 			}
+			values[i] = v
 			if !found || v > bestValue {
 				found, bestValue, choice = true, v, directions[i]
 			}
@@ -174,7 +188,7 @@ func decide(b Bitboard, cfg searchConfig, deadline time.Time) (best Direction, s
 			break
 		}
 		best = choice
-		stats.depth = depth
+		stats.depth, stats.values = depth, values
 		prevNodes, lastNodes = lastNodes, s.nodes-before
 	}
 	stats.nodes = s.nodes

@@ -90,3 +90,36 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("New(chess): code %q, want %q", engine.CodeOf(err), engine.CodeUnknownGame)
 	}
 }
+
+// TestEveryGameIsAnalysed: every game of the catalog has an analyser; it
+// answers the start of every variant with a legal preferred move, and
+// refuses another game's state.
+func TestEveryGameIsAnalysed(t *testing.T) {
+	c := Catalog()
+	morris, _ := c.New("morris", "3", nil, 1)
+	orbito, _ := c.New("orbito", "2", nil, 1)
+	for _, info := range c.Infos() {
+		an, ok := c.Analyser(info.ID)
+		if !ok {
+			t.Errorf("%s has no analyser", info.ID)
+			continue
+		}
+		for _, v := range info.Variants {
+			s, err := c.New(info.ID, v.ID, nil, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := an.Analyse(s, 0, engine.Budget{Work: 200, Seed: 1})
+			if err != nil || len(a.Best) == 0 || !slices.Contains(s.Legal(0), a.Best[0]) || a.Method == "" {
+				t.Errorf("%s/%s: %+v, %v", info.ID, v.ID, a, err)
+			}
+		}
+		other := morris
+		if info.ID == "morris" {
+			other = orbito
+		}
+		if _, err := an.Analyse(other, 0, engine.Budget{}); engine.CodeOf(err) != engine.CodeUnknownGame {
+			t.Errorf("%s analysing another game's state: %v, want %s", info.ID, err, engine.CodeUnknownGame)
+		}
+	}
+}

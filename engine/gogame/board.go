@@ -141,9 +141,34 @@ type board struct {
 	head, next, libs, size []int16
 	// chains is the one array that head, next, libs and size share.
 	chains []int16
+	// playable[c-1] holds the empty intersections where a stone of color
+	// c would not be suicide, and lost[c-1] those where a stone of c was
+	// captured since the start: the only ones where a stone of c may
+	// recreate an earlier position (legalset.go). link and play keep them.
+	playable, lost [2]pointSet
+	// The empty regions (regions.go): regionOf[p] is the id of the
+	// region of the empty intersection p (stale for stones); for a
+	// region id r, regionSize[r] is its number of intersections and
+	// regionBlack[r] and regionWhite[r] its numbers of adjacencies to
+	// black and white stones; regionIDs[:freeRegions] are the unused ids.
+	// territory[c-1] is the number of intersections of the regions that
+	// touch stones of c only. link and play keep them.
+	regionOf, regionIDs                  []int16
+	regionSize, regionBlack, regionWhite []int16
+	freeRegions                          int
+	territory                            [2]int
+	// areas is the one array that the region slices share.
+	areas []int16
+	// dirtyRows has bit r set when row r+1 changed since the state's view
+	// last read it (view.go).
+	dirtyRows uint32
+	// captured is try's buffer for the stones a move captures.
+	captured []int
 	// mark and gen implement visited sets for flood fills without clearing:
-	// an intersection is visited when mark[p] == gen. mark is allocated by
-	// the first flood fill: the rules need none.
+	// an intersection is visited when mark[p] == gen. gen goes up by
+	// regionSearches at a time, so that splitRegion can tell its searches
+	// apart by mark[p] - gen. mark is allocated by the first newMark (a
+	// clone that only checks moves needs none).
 	mark  []uint32
 	gen   uint32
 	stack []int
@@ -153,14 +178,21 @@ type board struct {
 func newBoard(geo *geometry) *board {
 	n2 := geo.n * geo.n
 	chains := make([]int16, 4*n2)
+	areas := make([]int16, 5*n2)
 	return &board{
-		geo:    geo,
-		cells:  make([]color, n2),
-		head:   chains[:n2:n2],
-		next:   chains[n2 : 2*n2 : 2*n2],
-		libs:   chains[2*n2 : 3*n2 : 3*n2],
-		size:   chains[3*n2:],
-		chains: chains,
+		geo:         geo,
+		cells:       make([]color, n2),
+		head:        chains[:n2:n2],
+		next:        chains[n2 : 2*n2 : 2*n2],
+		libs:        chains[2*n2 : 3*n2 : 3*n2],
+		size:        chains[3*n2:],
+		chains:      chains,
+		regionOf:    areas[:n2:n2],
+		regionIDs:   areas[n2 : 2*n2 : 2*n2],
+		regionSize:  areas[2*n2 : 3*n2 : 3*n2],
+		regionBlack: areas[3*n2 : 4*n2 : 4*n2],
+		regionWhite: areas[4*n2:],
+		areas:       areas,
 	}
 }
 
@@ -177,6 +209,10 @@ func (b *board) copyFrom(src *board) {
 	copy(b.cells, src.cells)
 	b.hash, b.nb, b.nw = src.hash, src.nb, src.nw
 	copy(b.chains, src.chains)
+	b.playable, b.lost = src.playable, src.lost
+	copy(b.areas, src.areas)
+	b.freeRegions, b.territory = src.freeRegions, src.territory
+	b.dirtyRows = allRows
 }
 
 // set puts c (possibly empty) on p and keeps the hash and the stone
@@ -192,6 +228,7 @@ func (b *board) set(p int, c color) {
 		b.addCount(c, 1)
 	}
 	b.cells[p] = c
+	b.dirtyRows |= 1 << (p / b.geo.n)
 }
 
 // addCount adds d to the stone count of c.
@@ -203,7 +240,8 @@ func (b *board) addCount(c color, d int) {
 	}
 }
 
-// link works out the chains and their liberties from the cells, after set.
+// link works out the chains, their liberties, the playable intersections
+// and the empty regions from the cells, after set.
 func (b *board) link() {
 	for p, c := range b.cells {
 		if c == empty {
@@ -221,6 +259,8 @@ func (b *board) link() {
 			b.libs[p] = int16(b.countLiberties(p))
 		}
 	}
+	b.refreshAll()
+	b.linkRegions()
 }
 
 // merge joins the chains of representatives h1 and h2 (which may be the
@@ -282,10 +322,10 @@ func (b *board) newMark() {
 	if b.mark == nil {
 		b.mark = make([]uint32, len(b.cells))
 	}
-	b.gen++
+	b.gen += regionSearches
 	if b.gen == 0 {
 		clear(b.mark)
-		b.gen = 1
+		b.gen = regionSearches
 	}
 }
 
@@ -355,7 +395,8 @@ func (b *board) libertyCount(p int) int {
 // outcome is what placing a stone would do, computed without changing the
 // board.
 type outcome struct {
-	// captured lists the opponent stones that would be removed.
+	// captured lists the opponent stones that would be removed. It is
+	// the board's buffer, valid until the next try on the same board.
 	captured []int
 	// suicide is true when the placed stone's chain would have no liberty.
 	suicide bool
@@ -367,8 +408,9 @@ type outcome struct {
 // which opponent chains lose their last liberty and are captured, whether
 // the move is suicide, and the hash of the resulting position.
 func (b *board) try(p int, c color) outcome {
-	var o outcome
+	o := outcome{captured: b.captured[:0]}
 	o.hash, o.suicide = b.scan(p, c, &o.captured)
+	b.captured = o.captured[:0]
 	return o
 }
 
@@ -413,13 +455,21 @@ func (b *board) scan(p int, c color, captured *[]int) (hash uint64, suicide bool
 }
 
 // play places a stone of color c on p and removes the captured stones that
-// try computed, keeping the chains and their liberties. It does not check
-// legality.
+// try computed, keeping the chains, their liberties, the playable
+// intersections and the empty regions. It does not check legality.
 func (b *board) play(p int, c color, o outcome) {
+	b.place(p, c, o)
+	b.refreshAfter(p, c, o.captured)
+}
+
+// place is play without the playable intersections.
+func (b *board) place(p int, c color, o outcome) {
 	key := b.geo.key(p, c)
 	b.cells[p] = c
 	b.hash ^= key
 	b.addCount(c, 1)
+	b.dirtyRows |= 1 << (p / b.geo.n)
+	b.placeRegion(p, c)
 	b.head[p], b.next[p], b.size[p] = int16(p), int16(p), 1
 	// p was a liberty of each chain next to it.
 	var touched [4]int16
@@ -461,6 +511,7 @@ func (b *board) play(p int, c color, o outcome) {
 	for _, q := range o.captured {
 		b.cells[q] = empty
 		b.hash ^= b.geo.key(q, opp)
+		b.dirtyRows |= 1 << (q / b.geo.n)
 	}
 	b.addCount(opp, -len(o.captured))
 	// Each freed intersection is a new liberty of every chain next to it
@@ -478,6 +529,7 @@ func (b *board) play(p int, c color, o outcome) {
 			}
 		}
 	}
+	b.captureRegions(o.captured)
 }
 
 // count returns the number of stones of each color: black, then white.
@@ -522,48 +574,10 @@ func (b *board) differentNeighbours(t []int) []int {
 	return out
 }
 
-// areaScore is the seed's calcula_pontos: for each player, the stones of
-// that player plus the empty intersections of the territories whose border
-// holds only that player's stones. A territory without any border (the
-// empty board) belongs to nobody.
-func (b *board) areaScore() (scoreBlack, scoreWhite int) {
-	scoreBlack, scoreWhite = b.nb, b.nw
-	// One visited set for all the territories (they are disjoint) and the
-	// stack live on the goroutine's stack, which is hot in the cache, not
-	// in the board, which is cold when a room's move comes.
-	var seen pointSet
-	var buf [maxPoints]int16
-	stack := buf[:0]
-	for p, c := range b.cells {
-		if c != empty || seen.has(p) {
-			continue
-		}
-		seen.add(p)
-		stack = append(stack, int16(p))
-		size, borders := 0, color(0)
-		for len(stack) > 0 {
-			q := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			size++
-			for _, r := range b.geo.adj[q] {
-				switch cr := b.cells[r]; {
-				case cr != empty:
-					borders |= cr
-				case !seen.has(r):
-					seen.add(r)
-					stack = append(stack, int16(r))
-				}
-			}
-		}
-		switch borders {
-		case black:
-			scoreBlack += size
-		case white:
-			scoreWhite += size
-		}
-	}
-	return scoreBlack, scoreWhite
-}
+// areaScore is the seed's calcula_pontos, flood-filled over the whole board
+// (area): it needs no link and is the reference of score, which the board
+// keeps move by move (regions.go); the tests compare them.
+func (b *board) areaScore() (scoreBlack, scoreWhite int) { return b.area(nil) }
 
 // rows returns the board view: one string per row, top row (row n) first,
 // with 'X', 'O' and '.'. The rows are slices of one string.

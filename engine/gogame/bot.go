@@ -43,7 +43,7 @@ func (s *state) basicMove(rng *rand.Rand) string {
 	me := s.toMove
 	b := s.board
 	if s.passes == 1 {
-		sb, sw := b.areaScore()
+		sb, sw := b.score()
 		if (me == black && sb > sw) || (me == white && sw >= sb) {
 			return Pass
 		}

@@ -81,7 +81,7 @@ func checkMoveInvariants(t testing.TB, before, after engine.State, seat int, mov
 	if ba.hash != hashOf(ba) {
 		t.Fatalf("after %s: incremental hash %x, recomputed %x", move, ba.hash, hashOf(ba))
 	}
-	sc := a.Score().(Score)
+	sc := scoreOf(t, a)
 	if sc.Black < nbAfter || sc.White < nwAfter || sc.Black+sc.White > len(ba.cells) {
 		t.Fatalf("after %s: score %+v with %d black and %d white stones on %d intersections", move, sc, nbAfter, nwAfter, len(ba.cells))
 	}

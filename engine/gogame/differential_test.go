@@ -42,13 +42,14 @@ func compareWithRef(t testing.TB, where string, s *state, r *refState, st *diffS
 			t.Fatalf("%s: Legal(%d)\n%v\nwant\n%v", where, seat, got, want)
 		}
 	}
-	if got, want := s.Score(), r.Score(); got != want {
-		t.Fatalf("%s: Score %v, want %v", where, got, want)
+	// What a room.state carries: the same JSON.
+	if got, want := jsonOf(t, s.Score()), jsonOf(t, r.Score()); got != want {
+		t.Fatalf("%s: Score %s, want %s", where, got, want)
 	}
 	if got, want := s.Board(), r.Board(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: Board\n%v\nwant\n%v", where, got, want)
 	}
-	if got, want := s.Extra(), r.Extra(); !reflect.DeepEqual(got, want) {
+	if got, want := s.Extra(), refExtra(r); !reflect.DeepEqual(got, want) || jsonOf(t, got) != jsonOf(t, want) {
 		t.Fatalf("%s: Extra %v, want %v", where, got, want)
 	}
 	if got, want := s.Outcome(), r.Outcome(); got != want {
@@ -66,6 +67,7 @@ func compareWithRef(t testing.TB, where string, s *state, r *refState, st *diffS
 		t.Fatalf("%s: hash %x, want %x", where, s.board.hash, r.board.hash)
 	}
 	checkChains(t, where, s.board)
+	checkIncremental(t, where, s.board)
 	for p := range r.board.cells {
 		o, err := s.check(p, s.toMove)
 		ro, rerr := r.check(p, r.toMove)
@@ -319,20 +321,11 @@ func FuzzDifferential(f *testing.F) {
 		s, r := mustNew(t, variant, ""), newRefState(variant, "")
 		var st diffStats
 		for i := 1; i < len(data) && !r.over(); i++ {
-			var move string
-			switch v := data[i]; {
-			case v == 0xff:
-				move = Pass
-			case v&0x80 != 0:
-				legal := r.Legal(r.toMove.seat())
-				move = legal[int(v&0x7f)%len(legal)]
-			case i+1 < len(data):
-				i++
-				p := (int(v)<<8 | int(data[i])) % len(r.board.cells)
-				move = r.board.geo.names[p]
-			default:
+			move, next, ok := fuzzMove(r, data, i)
+			if !ok {
 				return
 			}
+			i = next
 			applyBoth(t, fmt.Sprintf("byte %d", i), s, r, r.toMove.seat(), move)
 			compareWithRef(t, fmt.Sprintf("after %q (byte %d)", move, i), s, r, &st)
 		}
@@ -343,6 +336,25 @@ func FuzzDifferential(f *testing.F) {
 		}
 		compareWithRef(t, "restored", rs.(*state), r, &st)
 	})
+}
+
+// fuzzMove reads the move of the fuzzers' bytes at data[i] for the side
+// to move in r: 0xff is a pass, a byte with the high bit set picks a legal
+// move, and otherwise the two bytes data[i:i+2] name an intersection,
+// legal or not. next is the index of the move's last byte; ok is false
+// when the bytes end within a move.
+func fuzzMove(r *refState, data []byte, i int) (move string, next int, ok bool) {
+	switch v := data[i]; {
+	case v == 0xff:
+		return Pass, i, true
+	case v&0x80 != 0:
+		legal := r.Legal(r.toMove.seat())
+		return legal[int(v&0x7f)%len(legal)], i, true
+	case i+1 < len(data):
+		p := (int(v)<<8 | int(data[i+1])) % len(r.board.cells)
+		return r.board.geo.names[p], i + 1, true
+	}
+	return "", i, false
 }
 
 // TestCloneConcurrent plays on a state and on its clones at the same time

@@ -2,6 +2,8 @@ package gogame
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,4 +69,25 @@ func wantCode(t testing.TB, err error, code engine.Code, fragments ...string) {
 			t.Fatalf("error %q does not say %q", err, f)
 		}
 	}
+}
+
+// scoreOf reads a go state's Score, failing unless it is the map
+// {"black":n,"white":n}.
+func scoreOf(t testing.TB, s engine.State) Score {
+	t.Helper()
+	m, ok := s.Score().(map[string]int)
+	if keys := slices.Sorted(maps.Keys(m)); !ok || !slices.Equal(keys, []string{"black", "white"}) {
+		t.Fatalf("Score() = %#v, want a map[string]int of black and white", s.Score())
+	}
+	return Score{Black: m["black"], White: m["white"]}
+}
+
+// jsonOf is v as encoding/json writes it.
+func jsonOf(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -96,44 +96,13 @@ type rootChild struct {
 
 // mctsMove searches the position and returns the chosen move's name.
 func (s *state) mctsMove(lv mctsLevel, rng *rand.Rand, deadline time.Time) string {
-	me := s.toMove
-	sb, sw := s.board.areaScore()
-	leads := (me == black && sb > sw) || (me == white && sw >= sb)
+	leads := s.leads()
 	// Passing after the opponent's pass ends the game on the board as it
 	// stands: do it when that wins, never when it loses.
 	if s.passes == 1 && leads {
 		return Pass
 	}
-	root := NewPlayout(s.board.geo.n)
-	if err := root.Load(s); err != nil {
-		return Pass // cannot happen: s is a go state of root's size
-	}
-	last := s.lastPoint(root)
-
-	// The root's children are the moves the rules allow (superko included),
-	// without own-eye fills, and pass unless it loses at once.
-	var children []rootChild
-	for q, c := range s.board.cells {
-		if c != empty {
-			continue
-		}
-		if _, err := s.check(q, me); err != nil {
-			continue
-		}
-		v := root.point(q)
-		if root.isEye(v, me) {
-			continue
-		}
-		pv, pw := root.priorOf(v, me, last)
-		children = append(children, rootChild{v, pv, pw})
-	}
-	if s.passes == 0 {
-		pv, pw := float32(priorEven), float32(0)
-		if leads {
-			pw = priorEven / 2
-		}
-		children = append(children, rootChild{passPoint, pv, pw})
-	}
+	root, last, children := s.mctsRoot(leads)
 	switch len(children) {
 	case 0:
 		return Pass
@@ -158,6 +127,69 @@ func (s *state) mctsMove(lv mctsLevel, rng *rand.Rand, deadline time.Time) strin
 			stop = capAt
 		}
 	}
+	stats := searchRoot(root, last, children, threads, budget, stop, rng)
+	return root.name(s, children[mostSimulated(stats)].move)
+}
+
+// leads reports whether the side to move wins the board as it stands
+// (white wins ties).
+func (s *state) leads() bool {
+	sb, sw := s.board.score()
+	return (s.toMove == black && sb > sw) || (s.toMove == white && sw >= sb)
+}
+
+// mctsRoot is where a search of s starts: the Playout board of s, the last
+// move as its point, and the root's children, the moves the rules allow
+// (superko included) without own-eye fills, and pass unless the opponent
+// just passed (a pass then ends the game: mctsMove decides it before any
+// search). leads is s.leads(), which gives pass its prior. root is nil and
+// there are no children when s cannot be loaded (never: s is a go state).
+func (s *state) mctsRoot(leads bool) (root *Playout, last int, children []rootChild) {
+	me := s.toMove
+	root = NewPlayout(s.board.geo.n)
+	if err := root.Load(s); err != nil {
+		return nil, passPoint, nil
+	}
+	last = s.lastPoint(root)
+	for q, c := range s.board.cells {
+		if c != empty {
+			continue
+		}
+		if _, err := s.check(q, me); err != nil {
+			continue
+		}
+		v := root.point(q)
+		if root.isEye(v, me) {
+			continue
+		}
+		pv, pw := root.priorOf(v, me, last)
+		children = append(children, rootChild{v, pv, pw})
+	}
+	if s.passes == 0 {
+		pv, pw := float32(priorEven), float32(0)
+		if leads {
+			pw = priorEven / 2
+		}
+		children = append(children, rootChild{passPoint, pv, pw})
+	}
+	return root, last, children
+}
+
+// rootStat is a root child's statistics summed over the threads' trees.
+type rootStat struct {
+	visits int32   // real simulations through the child
+	wins   float32 // of those, the ones its mover won
+	v, w   float32 // visits and wins with the priors' virtual ones
+}
+
+// searchRoot searches from root (whose last move is last and whose
+// children are children) on threads trees, one goroutine each, joined
+// before it returns: budget simulations in all, or fewer when the clock
+// passes stop (zero: no time limit). Each thread's random source is drawn
+// from rng before any starts, so without a stop the result depends only on
+// the position, rng and threads. It returns the children's statistics
+// summed over the trees.
+func searchRoot(root *Playout, last int, children []rootChild, threads, budget int, stop time.Time, rng *rand.Rand) []rootStat {
 	searchers := make([]*searcher, threads)
 	for i := range searchers {
 		// Seed every thread from rng before any starts, so that a playout
@@ -177,24 +209,32 @@ func (s *state) mctsMove(lv mctsLevel, rng *rand.Rand, deadline time.Time) strin
 		}()
 	}
 	wg.Wait()
-
-	// Merge the roots' children and play the most simulated move.
-	best, bestVisits, bestRate := 0, int32(-1), float32(-1)
-	for i := range children {
-		var visits int32
-		var v, w float32
+	stats := make([]rootStat, len(children))
+	for i, c := range children {
+		st := &stats[i]
 		for _, sr := range searchers {
 			ch := sr.nodes[sr.nodes[0].first+int32(i)]
-			visits += ch.visits
-			v += ch.v
-			w += ch.w
-		}
-		rate := w / v
-		if visits > bestVisits || (visits == bestVisits && rate > bestRate) {
-			best, bestVisits, bestRate = i, visits, rate
+			st.visits += ch.visits
+			st.v += ch.v
+			st.w += ch.w
+			st.wins += ch.w - c.pw
 		}
 	}
-	return root.name(s, children[best].move)
+	return stats
+}
+
+// mostSimulated is the index of the child with the most simulations, the
+// higher win rate (priors included) on ties, the first on equal rates:
+// the move the bots play.
+func mostSimulated(stats []rootStat) int {
+	best, bestVisits, bestRate := 0, int32(-1), float32(-1)
+	for i, st := range stats {
+		rate := st.w / st.v
+		if st.visits > bestVisits || (st.visits == bestVisits && rate > bestRate) {
+			best, bestVisits, bestRate = i, st.visits, rate
+		}
+	}
+	return best
 }
 
 // lastPoint is the last move of the game as a point of p, or passPoint

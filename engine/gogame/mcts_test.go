@@ -183,7 +183,7 @@ func TestMCTSCapturesDeadStonesBeforePassing(t *testing.T) {
 		". . . . X O . . .",
 		". . . . X O . . .",
 	)
-	if sc := s.Score().(Score); sc.Black >= sc.White {
+	if sc := scoreOf(t, s); sc.Black >= sc.White {
 		t.Fatalf("setup score %+v: black should be behind as the board stands", sc)
 	}
 	bot := budgetBot(500)
@@ -191,7 +191,7 @@ func TestMCTSCapturesDeadStonesBeforePassing(t *testing.T) {
 		if err := s.Apply(1, Pass); err != nil {
 			t.Fatal(err)
 		}
-		sc := s.Score().(Score)
+		sc := scoreOf(t, s)
 		move := ask(t, bot, s, uint64(ply))
 		if move == Pass && sc.Black <= sc.White {
 			t.Fatalf("black passed at %+v, a lost count", sc)

@@ -47,7 +47,7 @@ func TestPlayoutMatchesRules(t *testing.T) {
 			if got, want := p.Rows(), s.board.rows(); !slices.Equal(got, want) {
 				t.Fatalf("game %d ply %d after %s: playout board %q, rules board %q", i, ply, move, got, want)
 			}
-			if got, want := p.Score(), s.Score().(Score); got != want {
+			if got, want := p.Score(), scoreOf(t, s); got != want {
 				t.Fatalf("game %d ply %d: playout score %+v, rules score %+v", i, ply, got, want)
 			}
 		}

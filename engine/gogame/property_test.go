@@ -44,7 +44,7 @@ func TestRandomGameProperties(t *testing.T) {
 			}
 		}
 		nb, nw := b.count()
-		sc := s.Score().(Score)
+		sc := scoreOf(t, s)
 		if sc.Black < nb || sc.White < nw || sc.Black+sc.White > 81 {
 			t.Fatalf("game %d: score %+v with %d black and %d white stones", i, sc, nb, nw)
 		}

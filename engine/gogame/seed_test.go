@@ -140,7 +140,7 @@ func TestSeedCapture(t *testing.T) {
 // TestSeedScore covers calcula_pontos: (white, black) = (12, 6).
 func TestSeedScore(t *testing.T) {
 	s := mustNew(t, "9", setupJSON(t, seedBlack, seedWhite, "black"))
-	if got, want := s.Score(), (Score{Black: 6, White: 12}); got != want {
+	if got, want := scoreOf(t, s), (Score{Black: 6, White: 12}); got != want {
 		t.Errorf("score = %+v, want %+v", got, want)
 	}
 }
@@ -280,7 +280,7 @@ func TestSeedTranscripts(t *testing.T) {
 			rows := tr.rows
 			check := func(when string, white, black int) {
 				t.Helper()
-				if got, want := s.Score(), (Score{Black: black, White: white}); got != want {
+				if got, want := scoreOf(t, s), (Score{Black: black, White: white}); got != want {
 					t.Errorf("%s: score %+v, want %+v", when, got, want)
 				}
 				if got := s.Board().([]string); !slices.Equal(got, rows) {

@@ -20,7 +20,8 @@ const Pass = "pass"
 // time-outs are the rooms' business).
 const ReasonTwoPasses = "two_passes"
 
-// Score is the live area score of both players, as sent in room.state.
+// Score is the area score of both players, as a Playout reports it. The
+// state's Score reports the same as {"black":n,"white":n}.
 type Score struct {
 	Black int `json:"black"`
 	White int `json:"white"`
@@ -53,6 +54,13 @@ type state struct {
 	// Apply, so that a snapshot copies them instead of encoding them again.
 	// startJSON is never changed after newState, so clones share it.
 	startJSON, movesJSON []byte
+	// legal is what Legal returned for the side to move, valid while
+	// legalFresh; Apply clears legalFresh and the next Legal writes legal
+	// again in place. A clone has its own.
+	legal      []string
+	legalFresh bool
+	// view is what Board, Score and Extra return (view.go).
+	view view
 }
 
 // newState starts a game from a checked setup.
@@ -117,6 +125,7 @@ func (s *state) Apply(seat int, move string) error {
 		return err
 	}
 	if move == Pass {
+		s.legalFresh = false
 		s.passes++
 		s.toMove = s.toMove.opponent()
 		s.addMove(Pass)
@@ -131,6 +140,7 @@ func (s *state) Apply(seat int, move string) error {
 		return err
 	}
 	s.board.play(p, s.toMove, o)
+	s.legalFresh = false
 	s.seen[s.board.hash] = struct{}{}
 	s.seenBits.add(s.board.hash)
 	s.passes = 0
@@ -170,7 +180,7 @@ func (s *state) check(p int, c color) (outcome, error) {
 	if o.suicide {
 		return o, engine.Errorf(engine.CodeIllegalMove, "%s is suicide: the %s stones there would have no liberty", name, c.name())
 	}
-	if s.repeats(o.hash) {
+	if s.board.lost[c-1].has(p) && s.repeats(o.hash) {
 		return o, engine.Errorf(engine.CodeIllegalMove, "%s repeats an earlier position", name)
 	}
 	return o, nil
@@ -179,24 +189,26 @@ func (s *state) check(p int, c color) (outcome, error) {
 // Legal lists the intersections seat may play, in the seed's reading order
 // (A1, B1, ... then the next row up), followed by "pass"; nil when it is not
 // seat's turn or the game is over.
+//
+// The list belongs to the state: the caller reads it and must not modify
+// it, and it is valid until the next Apply, which lets the next Legal
+// rewrite it in place (the rooms only read it while they build a
+// room.state). The board keeps the playable intersections of each color
+// up to date at every move (legalset.go), so Legal only looks up superko
+// where a stone of the mover was once captured and copies the names.
 func (s *state) Legal(seat int) []string {
 	if s.checkSeat(seat) != nil {
 		return nil
 	}
-	// Each empty intersection is decided from its neighbours' chains
-	// (board.scan); the hash of the position after the move decides
-	// superko.
-	b, c := s.board, s.toMove
-	out := make([]string, 0, len(b.cells)-b.nb-b.nw+1)
-	for p, pc := range b.cells {
-		if pc != empty {
-			continue
+	if !s.legalFresh {
+		if s.legal == nil {
+			s.legal = make([]string, 0, len(s.board.cells)+1)
 		}
-		if hash, suicide := b.scan(p, c, nil); !suicide && !s.repeats(hash) {
-			out = append(out, b.geo.names[p])
-		}
+		refused := s.superkoRefused(s.toMove)
+		s.legal = append(s.board.appendLegal(s.legal[:0], s.toMove, &refused), Pass)
+		s.legalFresh = true
 	}
-	return append(out, Pass)
+	return s.legal
 }
 
 // Outcome is ongoing until two passes in a row; then the player with the
@@ -205,7 +217,7 @@ func (s *state) Outcome() engine.Outcome {
 	if !s.over() {
 		return engine.Ongoing
 	}
-	sb, sw := s.board.areaScore()
+	sb, sw := s.board.score()
 	winner := white.seat()
 	if sb > sw {
 		winner = black.seat()
@@ -213,24 +225,31 @@ func (s *state) Outcome() engine.Outcome {
 	return engine.Outcome{Over: true, Winner: winner, Reason: ReasonTwoPasses}
 }
 
-// Score is the area score of the current position, updated every move.
-func (s *state) Score() any {
-	sb, sw := s.board.areaScore()
-	return Score{Black: sb, White: sw}
-}
+// Score is the area score of the current position as a map[string]int
+// {"black":n,"white":n}, which the board keeps move by move. The map
+// belongs to the state: it is updated in place, valid until the next
+// Apply, and the caller must not modify it.
+func (s *state) Score() any { return s.scoreMap() }
 
-// Board is one string per row, top row (row n) first, 'X', 'O' and '.'.
-func (s *state) Board() any { return s.board.rows() }
+// Board is one string per row, top row (row n) first, 'X', 'O' and '.',
+// as a []string. The slice belongs to the state: its rows are replaced in
+// place by later calls, so it is valid until the next Apply, and the
+// caller must not modify it (copy it to keep it, as protocol.Patcher
+// does).
+func (s *state) Board() any { return s.boardRows() }
 
 // Extra reports the passes in a row so far ("passes", 0 or 1 while the
 // game goes on) and the stones on the board ("stones", as
-// {"black":n,"white":n}).
+// {"black":n,"white":n}); once the game is over, also "area", the area
+// that the final score counts (board.areaRows). The map belongs to the
+// state: it is updated in place, valid until the next Apply, and the
+// caller must not modify it.
 func (s *state) Extra() map[string]any {
-	nb, nw := s.board.count()
-	return map[string]any{
-		"passes": s.passes,
-		"stones": map[string]int{"black": nb, "white": nw},
+	x := s.extraMap()
+	if _, ok := x["area"]; !ok && s.over() {
+		x["area"] = s.board.areaRows() // once: a finished game no longer changes
 	}
+	return x
 }
 
 // String prints the board in the seed's goban_para_str layout.
@@ -250,6 +269,8 @@ func (s *state) Clone() engine.State {
 	c.moves = slices.Clip(s.moves)
 	c.startJSON = slices.Clip(s.startJSON)
 	c.movesJSON = slices.Clip(s.movesJSON)
+	c.legal, c.legalFresh = nil, false
+	c.view = view{}
 	return &c
 }
 

@@ -61,6 +61,7 @@ func (game) Info() engine.Info {
 			"lines run along rows and columns and along the two diagonals through the centre. " +
 			"The first to get three pieces in a row or a column (diagonals do not count) wins. " +
 			"A player who cannot move passes, and the third repetition of a position is a draw.",
+		Draws: true,
 		Variants: []engine.Variant{{
 			ID:        variant3,
 			Name:      "3x3, three pieces each",

@@ -114,32 +114,37 @@ func solve() *solution {
 	return sol
 }
 
-// choosePerfect plays the solved game: the move whose result is best for
-// the mover, a win in fewer plies before a win in more, then a draw, then a
-// loss in more plies before a loss in fewer; a move that makes the third
-// occurrence of a position counts as a draw (unless it makes a line). Among
-// equals it takes the first in reading order (state.Legal's order).
+// choosePerfect plays the solved game: the move of highest perfectScore,
+// the first in reading order (state.Legal's order) among equals.
 func choosePerfect(s *state, _ time.Time) movement {
 	sol := solved()
 	var best movement
 	bestScore := 0
 	for i, m := range s.pos.moves() {
-		child := s.pos.after(m)
-		k := positionKey(child)
-		score := 0
-		switch {
-		case child.board.winner() == s.pos.toMove:
-			score = 1 << 16
-		case s.seen[k]+1 >= repetitionLimit:
-			score = 0
-		case sol.result[k] == resultLoss:
-			score = 1<<16 - int(sol.plies[k])
-		case sol.result[k] == resultWin:
-			score = -1<<16 + int(sol.plies[k])
-		}
-		if i == 0 || score > bestScore {
+		if score := perfectScore(sol, s, m); i == 0 || score > bestScore {
 			best, bestScore = m, score
 		}
 	}
 	return best
+}
+
+// perfectScore is the value of the legal move m of s for its mover, from
+// the solved game: positive for a win (a line now is best, then a win in
+// fewer plies before a win in more), 0 for a draw, negative for a loss (a
+// loss in more plies before a loss in fewer). A move that makes the third
+// occurrence of a position is a draw, unless it makes a line.
+func perfectScore(sol *solution, s *state, m movement) int {
+	child := s.pos.after(m)
+	k := positionKey(child)
+	switch {
+	case child.board.winner() == s.pos.toMove:
+		return 1 << 16
+	case s.seen[k]+1 >= repetitionLimit:
+		return 0
+	case sol.result[k] == resultLoss:
+		return 1<<16 - int(sol.plies[k])
+	case sol.result[k] == resultWin:
+		return -1<<16 + int(sol.plies[k])
+	}
+	return 0
 }

@@ -208,7 +208,8 @@ func (s *state) Score() any { return nil }
 func (s *state) Board() any { return s.pos.board.rows() }
 
 // Extra returns the phase of the player to move: "placement" or
-// "movement" (or "over").
+// "movement" (or "over"); once a line ended the game, also "lines", the
+// winning line as []engine.Line (see board.lines).
 func (s *state) Extra() map[string]any {
 	phase := PhaseMovement
 	switch {
@@ -216,6 +217,9 @@ func (s *state) Extra() map[string]any {
 		phase = PhaseOver
 	case s.pos.placing(s.pos.toMove):
 		phase = PhasePlacement
+	}
+	if s.outcome.Reason == ReasonLine {
+		return map[string]any{"phase": phase, "lines": s.pos.board.lines()}
 	}
 	return map[string]any{"phase": phase}
 }

@@ -41,6 +41,7 @@ func (game) Info() engine.Info {
 			"then every stone on the board moves one step counter-clockwise along its orbit. " +
 			"After a turn, a player with 2n stones in a row (a full row, column or main diagonal) wins; " +
 			"if both players have one, or the board fills up without one, the game is a draw.",
+		Draws: true,
 	}
 	for n := minOrbits; n <= maxOrbits; n++ {
 		info.Variants = append(info.Variants, engine.Variant{

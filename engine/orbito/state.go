@@ -119,8 +119,15 @@ func (s *state) Score() any { return nil }
 // Board is one string a row, top row first, 'X', 'O' and '.'.
 func (s *state) Board() any { return s.cells.rows(s.geo) }
 
-// Extra is nil: the board says everything.
-func (s *state) Extra() map[string]any { return nil }
+// Extra is nil while the game goes on; once a line ended it (reasons line
+// and both_lines), "lines": every winning line on the final board, as
+// []engine.Line (see board.lines).
+func (s *state) Extra() map[string]any {
+	if r := s.outcome.Reason; r != ReasonLine && r != ReasonBothLines {
+		return nil
+	}
+	return map[string]any{"lines": s.cells.lines(s.geo)}
+}
 
 // Clone returns an independent copy.
 func (s *state) Clone() engine.State {

@@ -123,22 +123,28 @@ func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (strin
 		return "", errors.New("queens bot: no valid placement")
 	}
 	for _, m := range ms {
-		c := s.clone()
-		c.play(seat, m)
-		if c.outcome.Over && c.outcome.Winner == seat {
+		if s.winsAtOnce(seat, m) {
 			return s.moveName(m), nil
 		}
 	}
-	return s.moveName(forteSearch(s, ms, rng, deadline).choice(ms)), nil
+	return s.moveName(forteSearch(s, ms, rng, deadline, fortePlayouts).choice(ms)), nil
 }
 
-// forteSearch runs forte's tree search from s, whose moves are ms, and
-// returns the root.
-func forteSearch(s *state, ms []move, rng *rand.Rand, deadline time.Time) *uctNode {
+// winsAtOnce reports whether m ends the game won for seat, the mover: the
+// opponent is left without a valid placement, or both hands are empty.
+func (s *state) winsAtOnce(seat int, m move) bool {
+	c := s.clone()
+	c.play(seat, m)
+	return c.outcome.Over && c.outcome.Winner == seat
+}
+
+// forteSearch runs forte's tree search from s, whose moves are ms, for at
+// most playouts playouts, and returns the root.
+func forteSearch(s *state, ms []move, rng *rand.Rand, deadline time.Time, playouts int) *uctNode {
 	root := &uctNode{untried: slices.Clone(ms), toMove: s.toMove}
 	slot := engine.AcquireSearch()
 	defer slot.Release()
-	for i := range fortePlayouts {
+	for i := range playouts {
 		// The only clock read of the package: the Bot contract asks a
 		// searching bot to stop at the deadline.
 		if i%forteClockEvery == forteClockEvery-1 && !deadline.IsZero() && time.Now().After(deadline) {

@@ -35,19 +35,12 @@ func TestForteSolvesEndgames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
 	won, deep := 0, 0
 	for i := range 200 {
-		s := mustNewSeeded(t, "x-random", uint64(i))
-		for range 2*xRandomHand - 3 {
-			if s.outcome.Over {
-				break
-			}
-			ms := s.moves(s.toMove)
-			s.play(s.toMove, ms[rng.IntN(len(ms))])
-		}
+		s := xRandomEndgame(t, uint64(i), rng)
 		if s.outcome.Over {
 			continue
 		}
 		me := s.toMove
-		root := forteSearch(s, s.moves(me), rand.New(rand.NewPCG(uint64(i), 2)), time.Time{})
+		root := forteSearch(s, s.moves(me), rand.New(rand.NewPCG(uint64(i), 2)), time.Time{}, fortePlayouts)
 		wins := exactWins(s)
 		// root.proven is for the player who moved into the root.
 		if want := map[bool]int8{true: provenLoss, false: provenWin}[wins]; root.proven != want {
@@ -83,6 +76,21 @@ func TestForteSolvesEndgames(t *testing.T) {
 	if won == 0 || deep == 0 {
 		t.Errorf("%d won positions, %d without an immediate win; want some of each", won, deep)
 	}
+}
+
+// xRandomEndgame is the x-random game of seed after random placements
+// (from rng) until three are left, or until it ended.
+func xRandomEndgame(t testing.TB, seed uint64, rng *rand.Rand) *state {
+	t.Helper()
+	s := mustNewSeeded(t, "x-random", seed)
+	for range 2*xRandomHand - 3 {
+		if s.outcome.Over {
+			break
+		}
+		ms := s.moves(s.toMove)
+		s.play(s.toMove, ms[rng.IntN(len(ms))])
+	}
+	return s
 }
 
 // mustNewSeeded starts a game of variant from its initial position with
