@@ -1,0 +1,173 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"mime"
+	"net/http"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/records"
+	"github.com/tabuleiro/tabuleiro/rooms"
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// The game records' HTTP reads (docs/protocol.md, "Game records"). Each is
+// built from the room's latest snapshot in the store, read directly: the
+// room's goroutine is never asked, so a read costs a live game nothing,
+// and a finished or adjourned room answers the same way. A replay (for
+// ?positions=1 and the SGF) runs on the request's goroutine, at most
+// Config.Replays at once, within replayTimeout and, for positions,
+// Config.MaxPositionsBytes.
+
+// Defaults of the records' limits.
+const (
+	// DefaultMaxPositionsBytes bounds the positions of one answer: about
+	// 16,000 positions of 19x19 go or 100,000 of 2048.
+	DefaultMaxPositionsBytes = 8 << 20
+	// replayTimeout bounds the wait for a replay slot and the replay.
+	replayTimeout = 10 * time.Second
+	// loadTimeout bounds the store read.
+	loadTimeout = 5 * time.Second
+	// maxRoomID is the longest room id looked up.
+	maxRoomID = 64
+)
+
+func (s *Server) routeRecords(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/records/{room}", s.recordJSON)
+	mux.HandleFunc("GET /api/records/{room}/sgf", s.recordSGF)
+	mux.HandleFunc("GET /api/records/{room}/txt", s.recordText)
+}
+
+// loadRecord reads the record of the request's room, or answers the error
+// and returns nil.
+func (s *Server) loadRecord(w http.ResponseWriter, r *http.Request) *records.Record {
+	id := r.PathValue("room")
+	if id == "" || len(id) > maxRoomID {
+		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeUnknownRoom, "no room %q", id))
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+	defer cancel()
+	saved, err := s.cfg.Store.LoadRoom(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeUnknownRoom, "no room %q", id))
+		return nil
+	case err != nil:
+		s.log.Warn("record: store read failed", zap.String("room", id), zap.Error(err))
+		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "the store did not answer, try again"))
+		return nil
+	}
+	rec, err := rooms.RecordOf(saved.Snapshot)
+	if err != nil {
+		s.log.Error("record: unreadable snapshot", zap.String("room", id), zap.Error(err))
+		s.httpError(w, http.StatusInternalServerError, protocol.Errorf(protocol.CodeInternal, "the record of room %s cannot be read", id))
+		return nil
+	}
+	return rec
+}
+
+// replaying runs f with a replay slot, within replayTimeout; it answers the
+// error and returns false when f fails or no slot came in time.
+func (s *Server) replaying(w http.ResponseWriter, r *http.Request, rec *records.Record, f func(ctx context.Context) error) bool {
+	ctx, cancel := context.WithTimeout(r.Context(), replayTimeout)
+	defer cancel()
+	select {
+	case s.replays <- struct{}{}:
+	case <-ctx.Done():
+		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "the server is busy, try again"))
+		return false
+	}
+	err := f(ctx)
+	<-s.replays
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, records.ErrTooLong):
+		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge,
+			"the game of room %s is too long to replay in one answer (%d moves)", rec.Room, len(rec.Moves)))
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "the server is busy, try again"))
+	default:
+		s.log.Error("record: replay refused", zap.String("room", rec.Room), zap.Error(err))
+		s.httpError(w, http.StatusInternalServerError, protocol.Errorf(protocol.CodeInternal, "the record of room %s does not replay", rec.Room))
+	}
+	return false
+}
+
+// recordJSON answers GET /api/records/{room}[?positions=1].
+func (s *Server) recordJSON(w http.ResponseWriter, r *http.Request) {
+	var withPositions bool
+	switch p := r.URL.Query().Get("positions"); p {
+	case "", "0", "false":
+	case "1", "true":
+		withPositions = true
+	default:
+		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "positions=%q: want 1 or 0", p))
+		return
+	}
+	rec := s.loadRecord(w, r)
+	if rec == nil {
+		return
+	}
+	var positions []records.Position
+	if withPositions && !s.replaying(w, r, rec, func(ctx context.Context) error {
+		var err error
+		positions, err = records.ReplayContext(ctx, s.cfg.Catalog, rec, s.cfg.MaxPositionsBytes)
+		return err
+	}) {
+		return
+	}
+	body, err := records.JSON(rec, positions)
+	if err != nil {
+		s.log.Error("record: encode", zap.String("room", rec.Room), zap.Error(err))
+		s.httpError(w, http.StatusInternalServerError, protocol.Errorf(protocol.CodeInternal, "internal error"))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// recordSGF answers GET /api/records/{room}/sgf: go games only.
+func (s *Server) recordSGF(w http.ResponseWriter, r *http.Request) {
+	rec := s.loadRecord(w, r)
+	if rec == nil {
+		return
+	}
+	if rec.Game != "go" {
+		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeBadRequest,
+			"room %s is a game of %s: SGF is for go only; /api/records/%s/txt has every game", rec.Room, rec.Game, rec.Room))
+		return
+	}
+	var sgf []byte
+	if !s.replaying(w, r, rec, func(ctx context.Context) error {
+		var err error
+		sgf, err = records.SGF(ctx, s.cfg.Catalog, rec)
+		return err
+	}) {
+		return
+	}
+	download(w, "application/x-go-sgf; charset=utf-8", "tabuleiro-"+rec.Room+".sgf", sgf)
+}
+
+// recordText answers GET /api/records/{room}/txt: every game.
+func (s *Server) recordText(w http.ResponseWriter, r *http.Request) {
+	rec := s.loadRecord(w, r)
+	if rec == nil {
+		return
+	}
+	download(w, "text/plain; charset=utf-8", "tabuleiro-"+rec.Room+".txt", records.Text(rec))
+}
+
+// download answers body as a file to save.
+func download(w http.ResponseWriter, contentType, filename string, body []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": filename}))
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(body)
+}

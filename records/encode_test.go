@@ -1,0 +1,234 @@
+package records
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// roundTrip encodes rec, decodes it and fails unless it is the same record.
+func roundTrip(t *testing.T, rec *Record) []byte {
+	t.Helper()
+	data, err := Encode(rec)
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	got, err := Decode(data)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	if !reflect.DeepEqual(got, rec) {
+		t.Fatalf("round trip changed the record:\n got %+v\nwant %+v", got, rec)
+	}
+	return data
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	finishedGo := newRecord(t, "go", "9", `{"black":["E4","E5"],"white":["C1","C2"],"toMove":"white"}`)
+	playRandom(t, finishedGo, rng, 400, 0.05)
+	finishedGo.Clock = &Clock{Base: 300 * time.Second, Increment: 3 * time.Second}
+	finishedGo.Chat = []ChatLine{
+		{From: "ana", Seat: 0, Text: "boa sorte", At: t0.Add(5 * time.Second)},
+		{From: "zé", Seat: -1, Text: "olá 👋 ]\\", At: t0.Add(-time.Second)},
+	}
+	race := newRecord(t, "2048", "race", "")
+	playRandom(t, race, rng, 300, 0)
+	solo := newRecord(t, "2048", "solo", "")
+	playRandom(t, solo, rng, 2000, 0)
+	queens := newRecord(t, "queens", "grande", "")
+	playRandom(t, queens, rng, 100, 0)
+	orbito := newRecord(t, "orbito", "5", "")
+	playRandom(t, orbito, rng, 100, 0)
+	morris := newRecord(t, "morris", "3", "")
+	playRandom(t, morris, rng, 60, 0)
+	resigned := newRecord(t, "go", "19", "")
+	playRandom(t, resigned, rng, 30, 0)
+	resigned.Result, resigned.Status, resigned.Ended = &Result{Winner: 0, Reason: "resign"}, StatusFinished, t0.Add(time.Hour)
+	resigned.Players[1] = Player{Name: "bot forte", Bot: "forte"}
+	resigned.Private, resigned.Watch = true, true
+	waiting := &Record{Room: "w", Game: "morris", Variant: "3", Status: StatusWaiting, Created: t0,
+		Players: []Player{{ID: "pa", Name: "ana"}, {}}, Result: &Result{Winner: -1, Reason: "resign"}}
+	unknown := &Record{Room: "u", Game: "chess", Variant: "960", Created: t0, Players: []Player{{Name: "a"}, {Name: "b"}},
+		Moves: []Move{{0, "e2e4", 0}, {1, "e7e5", 1 << 40}}}
+	odd := newRecord(t, "go", "9", "")
+	odd.Moves = []Move{{0, "E5", 10}, {1, "e5", 20}, {0, "J1", 30}, {1, "A01", 40}, {0, "PASS", 50}, {1, "pass", 60}}
+	for _, tc := range []struct {
+		name string
+		rec  *Record
+	}{
+		{"zero", &Record{}},
+		{"go 9x9 from a setup, clock and chat", finishedGo},
+		{"2048 race", race},
+		{"2048 solo", solo},
+		{"queens grande", queens},
+		{"orbito 5", orbito},
+		{"morris", morris},
+		{"go 19x19 resigned against a bot, private watch", resigned},
+		{"resigned while waiting", waiting},
+		{"a game without a codec", unknown},
+		{"moves no codec numbers are kept as text", odd},
+	} {
+		t.Run(tc.name, func(t *testing.T) { roundTrip(t, tc.rec) })
+	}
+}
+
+// TestEncodedSize measures a finished 19x19 go game of 360 moves, each
+// taking up to 30 s, with two named players, a clock and ten chat lines:
+// the figure quoted in docs/records.md.
+func TestEncodedSize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 360))
+	rec := newRecord(t, "go", "19", "")
+	rec.Room = "LMzKKBL2W9"
+	rec.Players = []Player{{ID: "pQ3xk2Jd9LmN", Name: "ana"}, {ID: "pZ8wq1Rt7YbV", Name: "bia"}}
+	rec.Clock = &Clock{Base: 1800 * time.Second, Increment: 10 * time.Second}
+	playRandom(t, rec, rng, 358, 0)
+	if len(rec.Moves) != 358 {
+		t.Fatalf("the random game ended after %d moves", len(rec.Moves))
+	}
+	play(t, rec, "pass", "pass")
+	for i := range 10 {
+		rec.Chat = append(rec.Chat, ChatLine{From: "ana", Seat: i % 2, Text: "a chat line of some thirty bytes",
+			At: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	data := roundTrip(t, rec)
+	noChat := *rec
+	noChat.Chat = nil
+	bare, err := Encode(&noChat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a finished 19x19 game of %d moves: %d bytes (%d without its %d chat lines), %.2f bytes a move",
+		len(rec.Moves), len(data), len(bare), len(rec.Chat), float64(len(bare))/float64(len(rec.Moves)))
+	if len(data) > 3072 {
+		t.Errorf("%d bytes, want at most 3 KiB", len(data))
+	}
+}
+
+// TestCodecsNumberEveryLegalMove: every move the engines list as legal, in
+// every variant, along random games, has a number that gives it back, so
+// records of real games store no move as text.
+func TestCodecsNumberEveryLegalMove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, info := range catalog.Infos() {
+		for _, v := range info.Variants {
+			t.Run(info.ID+"/"+v.ID, func(t *testing.T) {
+				seen := map[uint64]string{}
+				for game := range 3 {
+					rec := newRecord(t, info.ID, v.ID, "")
+					rec.Seed = uint64(game + 1)
+					st := replayed(t, rec)
+					for ply := 0; ply < 400 && !st.Outcome().Over; ply++ {
+						var movers []int
+						for seat := range st.Seats() {
+							for _, mv := range st.Legal(seat) {
+								n, ok := codeOf(info.ID, v.ID, mv)
+								if !ok {
+									t.Fatalf("legal move %q has no number", mv)
+								}
+								if other, dup := seen[n]; dup && other != mv {
+									t.Fatalf("%q and %q share number %d", mv, other, n)
+								}
+								seen[n] = mv
+								if back, ok := moveOf(info.ID, v.ID, n); !ok || back != mv {
+									t.Fatalf("number %d of %q gives back %q", n, mv, back)
+								}
+							}
+							if len(st.Legal(seat)) > 0 {
+								movers = append(movers, seat)
+							}
+						}
+						seat := movers[rng.IntN(len(movers))]
+						legal := st.Legal(seat)
+						if err := st.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	two := func(edit func(r *Record)) *Record {
+		r := &Record{Game: "go", Variant: "9", Players: []Player{{Name: "a"}, {Name: "b"}}, Moves: []Move{{0, "E5", 1}}}
+		edit(r)
+		return r
+	}
+	for _, tc := range []struct {
+		name, want string
+		rec        *Record
+	}{
+		{"nine seats", "9 seats", &Record{Players: make([]Player, 9)}},
+		{"move of a missing seat", "seat 2 of 2", two(func(r *Record) { r.Moves[0].Seat = 2 })},
+		{"move of a negative seat", "seat -1", two(func(r *Record) { r.Moves[0].Seat = -1 })},
+		{"empty move", "0 bytes", two(func(r *Record) { r.Moves[0].Move = "" })},
+		{"overlong move", "65 bytes", two(func(r *Record) { r.Moves[0].Move = strings.Repeat("x", 65) })},
+		{"negative time", "-1 ms", two(func(r *Record) { r.Moves[0].Ms = -1 })},
+		{"winner out of range", "winner 2", two(func(r *Record) { r.Result = &Result{Winner: 2} })},
+		{"winner below -1", "winner -2", two(func(r *Record) { r.Result = &Result{Winner: -2} })},
+		{"chat seat out of range", "chat line 1: seat 5", two(func(r *Record) { r.Chat = []ChatLine{{Seat: 5}} })},
+		{"name not UTF-8", "not UTF-8", two(func(r *Record) { r.Players[1].Name = "\xff" })},
+		{"chat not UTF-8", "not UTF-8", two(func(r *Record) { r.Chat = []ChatLine{{Text: "a\xc3"}} })},
+		{"setup not JSON", "setup is not JSON", two(func(r *Record) { r.Setup = []byte("{") })},
+		{"negative clock", "clock", two(func(r *Record) { r.Clock = &Clock{Base: -time.Second} })},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Encode(tc.rec)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Encode: %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestDecodeRefusesDamage: every strict prefix of an encoding, a wrong
+// magic or version, unknown flags and bytes after the record are refused
+// with ErrCorrupt.
+func TestDecodeRefusesDamage(t *testing.T) {
+	rec := newRecord(t, "go", "9", `{"black":["E5"]}`)
+	rec.Clock = &Clock{Base: time.Minute}
+	rec.Chat = []ChatLine{{From: "a", Seat: -1, Text: "oi", At: t0}}
+	play(t, rec, "D4", "pass", "pass")
+	good, err := Encode(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range len(good) {
+		if _, err := Decode(good[:n]); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("a prefix of %d of %d bytes: %v", n, len(good), err)
+		}
+	}
+	damaged := func(edit func(b []byte) []byte) []byte { return edit(bytes.Clone(good)) }
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"magic", damaged(func(b []byte) []byte { b[0] = 'X'; return b })},
+		{"version", damaged(func(b []byte) []byte { b[2] = 2; return b })},
+		{"unknown flag", damaged(func(b []byte) []byte { b[3] |= 0x80; b = append(b[:4], append([]byte{1}, b[4:]...)...); return b })},
+		{"trailing byte", damaged(func(b []byte) []byte { return append(b, 0) })},
+		{"a move number past the board", func() []byte {
+			r := *rec
+			r.Moves = []Move{{0, "pass", 0}}
+			r.Result, r.Status = nil, StatusPlaying
+			b, _ := Encode(&r)
+			// The token of the pass (9*9+1)*2+0 = 164 is the two bytes
+			// 0xa4 0x01; 166 names the number 82, past the 9x9 pass.
+			i := bytes.Index(b, []byte{0xa4, 0x01})
+			b[i] = 0xa6
+			return b
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if r, err := Decode(tc.data); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("accepted %x as %+v (err %v)", tc.data, r, err)
+			}
+		})
+	}
+}
