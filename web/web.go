@@ -13,12 +13,17 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 )
+
+//go:generate go run gensounds.go
 
 //go:embed static
 var static embed.FS
@@ -38,7 +43,14 @@ var contentTypes = map[string]string{
 	".png":  "image/png",
 	".ico":  "image/x-icon",
 	".txt":  "text/plain; charset=utf-8",
+	".wav":  "audio/wav",
 }
+
+// languagesMeta is the element of index.html that the handler fills with
+// the message catalogues it embeds (static/i18n/<code>.json), so that the
+// page knows its languages without another request and a new language is
+// one new file.
+const languagesMeta = `<meta name="languages" content="">`
 
 // asset is one embedded file, ready to serve.
 type asset struct {
@@ -69,6 +81,7 @@ func newHandler(fsys fs.FS) (*handler, error) {
 		return nil, err
 	}
 	h := &handler{assets: map[string]*asset{}}
+	var index []byte
 	err = fs.WalkDir(sub, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -77,21 +90,55 @@ func newHandler(fsys fs.FS) (*handler, error) {
 		if err != nil {
 			return err
 		}
-		a := newAsset(p, body)
 		if p == "index.html" {
-			h.index = a
+			index = body
 			return nil
 		}
-		h.assets["/assets/"+p] = a
+		h.assets["/assets/"+p] = newAsset(p, body)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if h.index == nil {
+	if index == nil {
 		return nil, fs.ErrNotExist
 	}
+	langs, err := languages(sub)
+	if err != nil {
+		return nil, err
+	}
+	index = bytes.Replace(index, []byte(languagesMeta),
+		[]byte(`<meta name="languages" content="`+langs+`">`), 1)
+	h.index = newAsset("index.html", index)
 	return h, nil
+}
+
+// languages reads the catalogues under i18n/ and lists them for the page:
+// "en:English pt:Português", by code, spaces in a name written as "_".
+func languages(fsys fs.FS) (string, error) {
+	files, err := fs.Glob(fsys, "i18n/*.json")
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(files)
+	var parts []string
+	for _, f := range files {
+		body, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return "", err
+		}
+		var cat map[string]any
+		if err := json.Unmarshal(body, &cat); err != nil {
+			return "", fmt.Errorf("catalogue %s: %w", f, err)
+		}
+		name, _ := cat["lang.name"].(string)
+		code := strings.TrimSuffix(path.Base(f), ".json")
+		if name == "" || strings.ContainsAny(code+name, `"<>&:`) {
+			return "", fmt.Errorf("catalogue %s: lang.name missing or not plain text", f)
+		}
+		parts = append(parts, code+":"+strings.ReplaceAll(name, " ", "_"))
+	}
+	return strings.Join(parts, " "), nil
 }
 
 func newAsset(name string, body []byte) *asset {
@@ -101,7 +148,7 @@ func newAsset(name string, body []byte) *asset {
 		ct = "application/octet-stream"
 	}
 	a := &asset{body: body, ctype: ct, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
-	if strings.HasPrefix(ct, "text/") || ct == "image/svg+xml" || ct == "application/json" {
+	if strings.HasPrefix(ct, "text/") || ct == "image/svg+xml" || ct == "application/json" || ct == "audio/wav" {
 		var b bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 		zw.Write(body)

@@ -1,11 +1,12 @@
-// The live-service behaviours of the page: a game against a bot to the end,
-// a reload in the middle of a game, the server restarted (with Redis) in the
-// middle of a game, names and chat shown as text, and the page's weight.
+// The live-service behaviours of the page: a game against a bot to the end
+// (the first move by keyboard alone), quick match, the server restarted
+// (with Redis) in the middle of a game, names and chat shown as text, and
+// the page's weight.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, waitStatus, whoseTurn, statusOf,
-  act, waitFor, seqOf, shoot, card, DESKTOP,
+  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, statusOf,
+  act, waitFor, seqOf, card, DESKTOP,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -17,16 +18,17 @@ async function playOne(p, others) {
   await act(p, others, () => c.click());
 }
 
-test('a game against a bot, to the end', async () => {
+test('a game against a bot, to the end, the first move by keyboard alone', async () => {
   const alice = await person(browser, srv.url, 'Alice');
   await createRoom(alice, 'orbito', { variant: '2', opponent: 'bot', level: 'normal', seat: 0 });
   await waitStatus(alice.page, 'playing');
-  assert.match(await alice.page.locator('.players').textContent(), /bot normal/);
-  // The first move by keyboard alone: Tab to the board's cursor cell, arrows
-  // move it, Enter plays. Cells carry screen-reader labels.
+  assert.match(await alice.page.locator('.players').textContent(), /Normal computer/);
+  // Tab from the link before the board to the board's cursor cell; the
+  // arrows move it, Enter plays. Cells carry screen-reader labels.
   await whoseTurn([alice]);
-  const cursor = alice.page.locator('[role=gridcell][tabindex="0"]');
-  await cursor.focus();
+  await alice.page.locator('.back').focus();
+  await alice.page.keyboard.press('Tab');
+  assert.equal(await alice.page.evaluate(() => document.activeElement.getAttribute('role')), 'gridcell');
   await alice.page.keyboard.press('ArrowUp');
   await alice.page.keyboard.press('ArrowLeft');
   const focused = await alice.page.evaluate(() => document.activeElement.getAttribute('aria-label'));
@@ -34,14 +36,14 @@ test('a game against a bot, to the end', async () => {
   const before = await seqOf(alice.page);
   await alice.page.keyboard.press('Enter');
   await waitFor(async () => (await seqOf(alice.page)) > before, 'the keyboard move');
-  assert.ok((await alice.page.locator('ol.moves > li').first().textContent()).endsWith(focused.split(',')[0]));
+  assert.equal(await alice.page.locator('.moves .mv[data-ply="1"]').getAttribute('data-move'), focused.split(',')[0]);
   while ((await statusOf(alice.page)) !== 'finished') {
     await whoseTurn([alice]).catch(async (e) => { if ((await statusOf(alice.page)) !== 'finished') throw e; });
     if ((await statusOf(alice.page)) === 'finished') break;
     await playOne(alice, []);
   }
-  assert.match(await alice.page.locator('.status.result').textContent(), /win|Draw/);
-  assert.ok((await alice.page.locator('ol.moves > li').count()) >= 2);
+  assert.match(await alice.page.locator('.status.result').textContent(), /You win|wins|Draw/);
+  assert.ok((await alice.page.locator('.moves .mv[data-ply]').count()) >= 2);
   noErrors([alice]);
   await closeAll(alice);
 });
@@ -49,41 +51,23 @@ test('a game against a bot, to the end', async () => {
 test('quick match pairs two players in a new room', async () => {
   const ann = await person(browser, srv.url, 'Ann');
   const ben = await person(browser, srv.url, 'Ben');
-  await card(ann.page, 'morris').getByRole('button', { name: 'Quick match' }).click();
+  await card(ann.page, 'morris').locator('[data-action="quick"]').click();
   assert.match(await ann.page.locator('.queue-status').textContent(), /Looking for an opponent/);
-  await card(ben.page, 'morris').getByRole('button', { name: 'Quick match' }).click();
+  await card(ben.page, 'morris').locator('[data-action="quick"]').click();
   for (const p of [ann, ben]) await p.page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
   assert.equal(ann.page.url(), ben.page.url());
   for (const p of [ann, ben]) await waitStatus(p.page, 'playing');
-  // Resigning takes two clicks; both pages then show the result and why.
+  // Resigning takes two clicks; both pages then show the result and who resigned.
   await ann.page.getByRole('button', { name: 'Resign' }).click();
   await ann.page.getByRole('button', { name: 'Really resign?' }).click();
   for (const p of [ann, ben]) await waitStatus(p.page, 'finished');
-  assert.match(await ben.page.locator('.status.result').textContent(), /You win — resignation/);
-  assert.match(await ann.page.locator('.status.result').textContent(), /Ben wins — resignation/);
+  const annSeat = await ann.page.locator('.player:has(.tag.you) .seat-name').textContent();
+  const benSeat = await ben.page.locator('.player:has(.tag.you) .seat-name').textContent();
+  // A resignation prints no score; it names who resigned.
+  assert.equal(await ben.page.locator('.status.result').textContent(), `You win — Ann (${annSeat}) resigned`);
+  assert.equal(await ann.page.locator('.status.result').textContent(), `Ben (${benSeat}) wins — Ann (${annSeat}) resigned`);
   noErrors([ann, ben]);
   await closeAll(ann, ben);
-});
-
-test('a player reloads mid-game and continues', async () => {
-  const alice = await person(browser, srv.url, 'Alice');
-  const room = await createRoom(alice, 'orbito', { variant: '2' });
-  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
-  await waitStatus(alice.page, 'playing');
-  for (let i = 0; i < 3; i++) { const p = await whoseTurn([alice, bob]); await playOne(p, [alice, bob].filter((x) => x !== p)); }
-  const seq = await seqOf(alice.page);
-  await bob.page.reload();
-  await waitFor(async () => (await seqOf(bob.page)) >= seq, 'the reloaded page to show the game');
-  assert.match(await bob.page.locator('.players').textContent(), /you/);
-  assert.equal(await bob.page.locator('#name-dialog[open]').count(), 0, 'the name is remembered');
-  assert.equal(await bob.page.locator('ol.moves > li').count(), 3, 'the move list survives the reload');
-  while ((await statusOf(alice.page)) !== 'finished') {
-    const p = await whoseTurn([alice, bob]);
-    await playOne(p, [alice, bob].filter((x) => x !== p));
-  }
-  await waitStatus(bob.page, 'finished');
-  noErrors([alice, bob]);
-  await closeAll(alice, bob);
 });
 
 test('the server restarts mid-game (Redis) and the pages recover by themselves', async () => {
@@ -93,6 +77,7 @@ test('the server restarts mid-game (Redis) and the pages recover by themselves',
     const alice = await person(browser, rs.url, 'Alice');
     const room = await createRoom(alice, 'orbito', { variant: '3' });
     const bob = await person(browser, rs.url, 'Bob', { path: `/r/${room}` });
+    await takeSeat(bob);
     const wendy = await person(browser, rs.url, 'Wendy', { path: `/r/${room}?watch=1` });
     const all = [alice, bob, wendy];
     await waitStatus(alice.page, 'playing');
@@ -120,12 +105,18 @@ test('the server restarts mid-game (Redis) and the pages recover by themselves',
   }
 });
 
-test('names and chat are text, never HTML', async () => {
+test('names and chat are text, never HTML; a name can change at any time', async () => {
   const evil = '<img src=x onerror=alert(1)>';
-  const mallory = await person(browser, srv.url, evil);
-  assert.equal(await mallory.page.locator('#me-name').textContent(), `Playing as ${evil}`);
+  const mallory = await person(browser, srv.url, null);
+  // The header's name opens the dialog; the new name shows at once.
+  await mallory.page.locator('#me').click();
+  await mallory.page.locator('#name-input').fill(evil);
+  await mallory.page.locator('#name-form button[type=submit]').click();
+  await waitFor(async () => (await mallory.page.locator('#me-name').textContent()) === evil, 'the new name in the header');
+  mallory.named = true;
   const room = await createRoom(mallory, 'morris');
   const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
+  await takeSeat(bob);
   const lobby = await person(browser, srv.url, 'Lou');
   await waitStatus(bob.page, 'playing');
   await mallory.page.locator('.chat-form input').fill('<script>alert(2)</script><b>bold</b>');
@@ -134,16 +125,23 @@ test('names and chat are text, never HTML', async () => {
   await line.waitFor();
   assert.match(await line.textContent(), /<script>alert\(2\)<\/script><b>bold<\/b>/);
   assert.ok((await bob.page.locator('.pname').allTextContents()).includes(evil));
-  await waitFor(async () => (await lobby.page.locator('.live-table .players-cell').allTextContents()).some((t) => t.includes(evil)), 'the lobby to list the name as text');
-  await shoot(lobby.page, 'lobby');
+  await waitFor(async () => (await lobby.page.locator('.live-card .players-cell').allTextContents()).some((t) => t.includes(evil)), 'the lobby to list the name as text');
   for (const p of [mallory, bob, lobby]) {
     assert.equal(await p.page.locator('main img, main script, .chat-list b:not(.from)').count(), 0, 'no element was made from the text');
   }
+  // Renamed again: chat lines carry the new name at once.
+  await mallory.page.locator('#me').click();
+  await mallory.page.locator('#name-input').fill('Mal');
+  await mallory.page.locator('#name-form button[type=submit]').click();
+  await waitFor(async () => (await mallory.page.locator('#me-name').textContent()) === 'Mal', 'the second name');
+  await mallory.page.locator('.chat-form input').fill('hi');
+  await mallory.page.locator('.chat-form button').click();
+  await bob.page.locator('.chat-list li', { hasText: 'Mal: hi' }).waitFor();
   noErrors([mallory, bob, lobby]); // a dialog (alert) would be recorded as an error
   await closeAll(mallory, bob, lobby);
 });
 
-test('the page loads under 200 KB, with a CSP that blocks inline script', async () => {
+test('the page loads under 200 KB with its sounds, with a CSP that blocks inline script', async () => {
   const ctx = await browser.newContext({ viewport: DESKTOP });
   const page = await ctx.newPage();
   const errors = [];
@@ -152,13 +150,19 @@ test('the page loads under 200 KB, with a CSP that blocks inline script', async 
   const csp = resp.headers()['content-security-policy'];
   assert.match(csp, /script-src 'self'/);
   assert.doesNotMatch(csp, /unsafe-inline/);
-  await page.locator('#name-dialog[open]').waitFor();
+  await page.locator('.game-card').first().waitFor();
   await page.waitForLoadState('networkidle');
-  const bytes = await page.evaluate(() => {
+  const { bytes, names } = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
-    return performance.getEntriesByType('resource').reduce((a, r) => a + (r.transferSize || r.encodedBodySize), nav.transferSize || nav.encodedBodySize);
+    const res = performance.getEntriesByType('resource');
+    return {
+      bytes: res.reduce((a, r) => a + (r.transferSize || r.encodedBodySize), nav.transferSize || nav.encodedBodySize),
+      names: res.map((r) => new URL(r.name).pathname),
+    };
   });
-  console.log(`first load transferred ${bytes} bytes`);
+  console.log(`first load transferred ${bytes} bytes in ${names.length + 1} requests`);
+  for (const s of ['move', 'capture', 'turn', 'lowtime', 'end']) assert.ok(names.includes(`/assets/sounds/${s}.wav`), `${s}.wav is not part of the first load`);
+  assert.ok(names.some((n) => /^\/assets\/i18n\/\w+\.json$/.test(n)), 'no message catalogue loaded');
   assert.ok(bytes < 200_000, `first load is ${bytes} bytes`);
   assert.deepEqual(errors, []);
   // An injected inline script does not run.

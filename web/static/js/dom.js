@@ -27,19 +27,28 @@ export function s(tag, attrs, ...children) {
   return fill(document.createElementNS(SVGNS, tag), attrs, children);
 }
 
-export function clear(el) {
-  while (el.firstChild) el.firstChild.remove();
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+// put replaces el's children with kids, skipping null, undefined and false
+// (replaceChildren itself would write them as the text "null").
+export function put(el, ...kids) {
+  el.replaceChildren(...kids.flat(Infinity).filter((k) => k != null && k !== false)
+    .map((k) => (k instanceof Node ? k : document.createTextNode(String(k)))));
   return el;
 }
 
-export const $ = (sel, root = document) => root.querySelector(sel);
+const get = (k) => { try { return localStorage.getItem(k) || ''; } catch { return ''; } };
+const save = (k, v) => { try { localStorage.setItem(k, v); } catch { /* private mode */ } };
 
-// Local identity: the name the player chose and the token the server gave.
+// Local identity. The server names every guest; `name` is set only when the
+// player chose one (hello sends it), `asked` once the page has asked for it.
 export const store = {
-  get name() { return localStorage.getItem('tabuleiro.name') || ''; },
-  set name(v) { localStorage.setItem('tabuleiro.name', v); },
-  get token() { return localStorage.getItem('tabuleiro.token') || ''; },
-  set token(v) { if (v) localStorage.setItem('tabuleiro.token', v); },
+  get name() { return get('tabuleiro.name'); },
+  set name(v) { save('tabuleiro.name', v); },
+  get token() { return get('tabuleiro.token'); },
+  set token(v) { if (v) save('tabuleiro.token', v); },
+  get asked() { return get('tabuleiro.asked') === '1' || !!this.name; },
+  set asked(v) { save('tabuleiro.asked', v ? '1' : ''); },
 };
 
 export function fmtClock(ms) {
@@ -49,4 +58,27 @@ export function fmtClock(ms) {
   const m = Math.floor(t / 60), sec = t % 60;
   if (ms < 10000) return `0:0${Math.floor(ms / 1000)}.${Math.floor((ms % 1000) / 100)}`;
   return `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+// Icons drawn as SVG paths (the fonts of many phones lack ⏮ and ⏭).
+const ICONS = {
+  first: 'M5 4h2v16H5zM20 4v16L9 12z',
+  prev: 'M17 4v16L6 12z',
+  next: 'M7 4v16l11-8z',
+  last: 'M4 4v16l11-8zM17 4h2v16h-2z',
+  soundOn: 'M4 9h4l5-4v14l-5-4H4zM16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12',
+  soundOff: 'M4 9h4l5-4v14l-5-4H4zM16 9l6 6M22 9l-6 6',
+  sun: 'M12 7a5 5 0 1 0 0 10 5 5 0 0 0 0-10zM12 1v3M12 20v3M1 12h3M20 12h3M4.2 4.2l2.1 2.1M17.7 17.7l2.1 2.1M4.2 19.8l2.1-2.1M17.7 6.3l2.1-2.1',
+  moon: 'M20 14.5A8.5 8.5 0 0 1 9.5 4a8.5 8.5 0 1 0 10.5 10.5z',
+  auto: 'M12 3a9 9 0 1 0 0 18zM12 3a9 9 0 0 1 0 18',
+  bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0',
+  bellOff: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0M3 3l18 18',
+  edit: 'M4 20h4L19 9l-4-4L4 16zM14 6l4 4',
+};
+const STROKED = new Set(['soundOn', 'soundOff', 'sun', 'auto', 'bell', 'bellOff', 'edit']);
+
+export function icon(name) {
+  const filled = !STROKED.has(name);
+  return s('svg', { viewBox: '0 0 24 24', class: `icon icon-${name}`, 'aria-hidden': 'true', focusable: 'false' },
+    s('path', { d: ICONS[name], class: filled ? 'fill' : 'stroke' }));
 }

@@ -76,6 +76,7 @@ export class Conn {
       this.ws.close();
       return;
     }
+    if (m.type === 'player.renamed' && m.player) this.player = m.player;
     if (m.type === 'welcome') {
       store.token = m.token;
       this.player = m.player || null;
@@ -159,6 +160,20 @@ export class Conn {
 
   unfollow(room) {
     if (this.rooms.delete(room)) this.send({ type: 'room.leave', room });
+  }
+
+  // rename asks the server for a new name (player.rename); a server that
+  // does not know the message gets the name with the next hello instead.
+  async rename(name) {
+    store.name = name;
+    try {
+      const m = await this.request({ type: 'player.rename', name });
+      this.emit('renamed', m);
+      return m.player;
+    } catch (e) {
+      if (e.code === 'bad_request' && /unknown message type/.test(e.message) && this.ws) this.ws.close();
+      throw e;
+    }
   }
 
   watchLobby(on) {

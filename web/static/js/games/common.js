@@ -1,5 +1,6 @@
 // Shared pieces of the SVG boards: keyboard-navigable cells, the two marks
-// (X and O differ by shape, not only by colour), and legal-move helpers.
+// (X and O differ by shape, not only by colour), winning lines, and
+// legal-move helpers.
 import { s } from '../dom.js';
 
 // legalFor returns the moves `seat` may play in state. `legal` is a list for
@@ -30,23 +31,58 @@ export function mark(seat, x, y, r, extra = {}) {
     s('circle', { r: r * 0.45, class: 'sym' }));
 }
 
-export const SEAT_CHAR = { X: 0, O: 1 };
-export const seatName = (seat) => (seat === 0 ? 'X' : seat === 1 ? 'O' : '');
-export const stoneWord = (ch, game) => {
-  if (game === 'go' || game === 'orbito') return ch === 'X' ? 'black stone' : ch === 'O' ? 'white stone' : 'empty';
-  return ch === 'X' ? 'X piece' : ch === 'O' ? 'O piece' : 'empty';
-};
+// stoneWord names what stands on a cell, in the page's language.
+export function stoneWord(t, ch, game) {
+  if (ch === '.') return t('cell.empty');
+  if (game === 'go' || game === 'orbito') return t(ch === 'X' ? 'cell.black' : 'cell.white');
+  return t(ch === 'X' ? 'cell.x' : 'cell.o');
+}
+
+// drawLines draws the winning lines of a finished game ("lines" in
+// room.state: [{seat, cells: ["a1", ...]}]) into layer: a stroke from one
+// end of each line to the other and a ring on every cell. center(cell)
+// gives a cell's [x, y]; the cells come in the game's reading order, which
+// need not run along the line, so the ends are the two cells farthest apart.
+export function drawLines(layer, lines, center, r) {
+  layer.replaceChildren();
+  const on = new Set();
+  for (const ln of Array.isArray(lines) ? lines : []) {
+    const pts = (ln.cells || []).map((c) => { on.add(c); return center(c); }).filter(Boolean);
+    if (pts.length < 2) continue;
+    let a = pts[0], b = pts[1], best = -1;
+    for (const p of pts) for (const q of pts) {
+      const d = (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2;
+      if (d > best) { best = d; a = p; b = q; }
+    }
+    layer.append(s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: `win-line seat-${ln.seat}` }));
+    for (const p of pts) layer.append(s('circle', { cx: p[0], cy: p[1], r, class: 'win-cell' }));
+  }
+  return on;
+}
+
+// How focus last moved: a board entered with Tab takes the arrow keys (its
+// cursor); a board clicked leaves them to the page (the replay), as on
+// lichess.
+let lastInput = 'pointer';
+addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
+addEventListener('keydown', (e) => { if (e.key === 'Tab') lastInput = 'key'; }, true);
 
 // Grid wires keyboard and pointer input for a rows x cols board of cells.
-// Cells are <g role="gridcell"> with a roving tabindex: the arrows move the
-// cursor, Enter or Space plays it, a click plays the cell clicked.
+// Cells are <g role="gridcell"> with a roving tabindex: once the board is
+// entered with the keyboard the arrows move the cursor (the svg then has
+// data-keys="on"), Enter or Space plays it; a click plays the cell clicked.
 export class Grid {
   constructor(svg, rows, cols, onActivate) {
     this.svg = svg; this.rows = rows; this.cols = cols; this.onActivate = onActivate;
     this.cells = [];
     this.cur = [Math.floor(rows / 2), Math.floor(cols / 2)];
     svg.setAttribute('role', 'grid');
+    // Tab goes to the cursor cell, not to the <svg> (Chrome lets Tab stop on it).
+    svg.setAttribute('tabindex', '-1');
     svg.addEventListener('keydown', (e) => this.key(e));
+    svg.addEventListener('focusin', () => { if (lastInput === 'key') svg.dataset.keys = 'on'; });
+    svg.addEventListener('pointerdown', () => { delete svg.dataset.keys; });
+    svg.addEventListener('focusout', (e) => { if (!svg.contains(e.relatedTarget)) delete svg.dataset.keys; });
   }
 
   // add registers the cell element for (r, c) and returns it.
@@ -57,12 +93,6 @@ export class Grid {
     el.addEventListener('click', () => { this.moveTo(r, c, false); this.onActivate(r, c); });
     (this.cells[r] ||= [])[c] = el;
     return el;
-  }
-
-  // rowGroups wraps the cells of each row in a role="row" group.
-  row(r) {
-    const g = s('g', { role: 'row' });
-    return g;
   }
 
   moveTo(r, c, focus = true) {
@@ -76,6 +106,8 @@ export class Grid {
   key(e) {
     const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
     let [r, c] = this.cur;
+    const keys = this.svg.dataset.keys === 'on';
+    if ((d || e.key === 'Home' || e.key === 'End') && !keys) return; // the page's (replay)
     if (d) {
       e.preventDefault();
       r = Math.min(this.rows - 1, Math.max(0, r + d[0]));
@@ -88,8 +120,4 @@ export class Grid {
       this.onActivate(r, c);
     }
   }
-}
-
-export function boardsEqual(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
 }

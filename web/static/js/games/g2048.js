@@ -6,7 +6,6 @@ import { legalFor } from './common.js';
 
 const G = 12, C = 94, STEP = C + 10, W = 2 * G + 4 * STEP - 10;
 const P = (i) => G + i * STEP;
-const DIRS = { N: 'north (up)', S: 'south (down)', E: 'east (right)', W: 'west (left)' };
 const KEYS = { ArrowUp: 'N', ArrowDown: 'S', ArrowRight: 'E', ArrowLeft: 'W' };
 
 export function boardsOf(board) {
@@ -44,7 +43,13 @@ function tile(v, r, c, cls = '') {
 }
 
 export function create(ctx) {
-  const root = h('div', { class: 'boards-2048' });
+  const { t } = ctx;
+  const DIR = (d) => t(`dir.${d}`);
+  // The boards sit in a row of their own; the arrow pad goes below it. (In
+  // a race the pad used to be a third flex item of the row, 100% wide, and
+  // squeezed the player's own board to 0 px.)
+  const row = h('div', { class: 'boards-2048' });
+  const root = h('div', { class: 'play-2048' }, row);
   const views = [];
   let state = null, seat = null, interactive = false, legal = [];
 
@@ -65,15 +70,15 @@ export function create(ctx) {
       if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
       try_(i, Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'E' : 'W') : (dy > 0 ? 'S' : 'N'));
     });
-    root.append(wrap);
+    row.append(wrap);
     return (views[i] = { svg, tiles, title, wrap, board: null });
   }
 
   function try_(i, d) {
-    if (i !== seat) return ctx.explain(seat == null ? 'You are watching this game.' : 'That is your opponent\'s board.');
+    if (i !== seat) return ctx.explain(seat == null ? t('why.spectator') : t('why.2048.theirs'));
     const why = ctx.blocked();
     if (why) return ctx.explain(why);
-    if (!legal.includes(d)) return ctx.explain(`Nothing can move ${DIRS[d]}: try another direction.`);
+    if (!legal.includes(d)) return ctx.explain(t('why.2048.stuck', { dir: DIR(d) }));
     ctx.play(d);
   }
 
@@ -87,8 +92,8 @@ export function create(ctx) {
   };
   document.addEventListener('keydown', onKey);
 
-  const pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'Moves' },
-    ...['N', 'W', 'S', 'E'].map((d) => h('button', { type: 'button', class: `pad-${d}`, dataset: { dir: d }, 'aria-label': `Slide ${DIRS[d]}`, onclick: () => try_(seat, d) }, { N: '↑', S: '↓', E: '→', W: '←' }[d])));
+  const pad = h('div', { class: 'pad', role: 'group' },
+    ...['N', 'W', 'S', 'E'].map((d) => h('button', { type: 'button', class: `pad-${d}`, dataset: { dir: d }, onclick: () => try_(seat, d) }, { N: '↑', S: '↓', E: '→', W: '←' }[d])));
 
   function draw(v, b, anim) {
     const old = v.board;
@@ -123,8 +128,8 @@ export function create(ctx) {
       kids.push(tile(b[r][c], r, c, isSpawn ? 'spawn' : merged ? 'merged' : ''));
     }
     v.tiles.replaceChildren(...kids);
-    const rows = b.map((row, r) => `row ${r + 1}: ${row.map((x) => x || 'empty').join(', ')}`).join('; ');
-    v.svg.setAttribute('aria-label', `2048 board. ${rows}`);
+    const rows = b.map((row, r) => t('board.2048row', { r: r + 1, cells: row.map((x) => x || t('cell.empty')).join(', ') })).join('; ');
+    v.svg.setAttribute('aria-label', `${t('board.2048')} ${rows}`);
   }
   const isMerge = (old, b, r, c) => b[r][c] > 0 && !old.flat().includes(b[r][c]) || b[r][c] === 2 * old[r][c];
 
@@ -140,16 +145,19 @@ export function create(ctx) {
       const p = names.find((x) => x.seat === i);
       const sc = score[i] ?? score[String(i)] ?? 0;
       const done = Array.isArray(st.finished) && st.finished[i] && st.status === 'playing';
-      v.title.replaceChildren(h('span', { class: 'who' }, p ? p.name : `Seat ${i + 1}`, i === seat ? ' (you)' : ''),
-        done ? h('span', { class: 'done' }, 'no move left') : '', h('span', { class: 'sc' }, `score ${sc}`));
+      const name = p ? (p.bot ? t('player.bot', { level: t(`level.2048.${p.bot}.name`) }) : p.name) : t('room.emptySeat');
+      v.title.replaceChildren(h('span', { class: 'who' }, h('span', { class: 'seat-num small', 'aria-hidden': 'true' }, String(i + 1)), h('span', { class: 'who-name' }, name)),
+        done ? h('span', { class: 'done' }, t('2048.done')) : '', h('span', { class: 'sc' }, t('2048.score', { n: sc })));
       v.wrap.classList.toggle('mine', i === seat);
       const moved = opts.animate && prev && st.lastMove && st.lastMove.seat === i && st.seq > prev.seq ? st.lastMove.move : null;
       draw(v, b, moved);
     });
+    pad.setAttribute('aria-label', t('2048.pad'));
+    for (const b of pad.children) b.setAttribute('aria-label', t('2048.slide', { dir: DIR(b.dataset.dir) }));
     pad.hidden = seat == null || !interactive;
     for (const b of pad.children) b.setAttribute('aria-disabled', legal.includes(b.dataset.dir) ? 'false' : 'true');
     if (!pad.isConnected) root.append(pad);
-    root.classList.toggle('race', boards.length > 1);
+    row.classList.toggle('race', boards.length > 1);
   }
 
   return { el: root, update, destroy: () => document.removeEventListener('keydown', onKey) };

@@ -1,10 +1,15 @@
 // Go on 9x9, 13x13 or 19x19 with the seed's coordinates: columns A..S with
 // the letter I included, row 1 at the bottom. Shows star points, the last
-// move, captures and the live area score.
-import { s, h } from '../dom.js';
+// move, captures, the live area score and, at the end, each side's area on
+// the board. Where the points are small on screen (13x13 and 19x19 on a
+// phone) a tap selects a point and a second tap, or the confirm button,
+// plays it, as on OGS.
+import { s, h, put } from '../dom.js';
 import { Grid, legalFor, stoneWord } from './common.js';
 
 const S = 40, M = 44, LET = 'ABCDEFGHIJKLMNOPQRS';
+// Below this many CSS pixels between lines a tap only selects.
+const CONFIRM_PITCH = 30;
 
 function stars(n) {
   const e = n === 9 ? [2, 6] : [3, n - 4];
@@ -16,10 +21,11 @@ function stars(n) {
 }
 
 export function create(ctx) {
+  const { t } = ctx;
   const n = parseInt(ctx.variant, 10) || 9, W = (n - 1) * S + 2 * M;
   const P = (i) => M + i * S;
   const coord = (r, c) => `${LET[c]}${n - r}`;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg go', 'aria-label': `Go board, ${n} by ${n}; columns A to ${LET[n - 1]}, row 1 at the bottom` });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg go' });
   svg.append(s('rect', { x: 0, y: 0, width: W, height: W, rx: 12, class: 'bg' }));
   for (let i = 0; i < n; i++) {
     svg.append(s('line', { x1: P(0), y1: P(i), x2: P(n - 1), y2: P(i), class: 'line' }));
@@ -48,52 +54,89 @@ export function create(ctx) {
     svg.append(row);
   }
   const info = h('div', { class: 'game-info' });
-  let state = null, legal = [], caps = [0, 0], capsKnown = true;
+  // The confirm bar of tap-to-select.
+  const confirmBtn = h('button', { type: 'button', class: 'primary confirm-move' });
+  const cancelBtn = h('button', { type: 'button', class: 'confirm-cancel' });
+  const confirmBar = h('div', { class: 'confirm-bar', hidden: true }, confirmBtn, cancelBtn);
+  const el = h('div', { class: 'go-wrap' }, svg, confirmBar);
+  let state = null, legal = [], selected = null, lastOpts = null;
+
+  // confirming: the points are too small on screen to trust one tap.
+  function confirming() {
+    if (n < 13) return false;
+    const w = svg.getBoundingClientRect().width;
+    return (w > 0 && w / (n + 1) < CONFIRM_PITCH) || matchMedia('(pointer: coarse)').matches;
+  }
+  function select(m) {
+    selected = m;
+    confirmBar.hidden = !m;
+    if (m) {
+      confirmBtn.textContent = t('go.confirm', { move: m });
+      cancelBtn.textContent = t('common.cancel');
+    }
+    if (state) paint(lastOpts);
+  }
+  confirmBtn.addEventListener('click', () => { const m = selected; select(null); if (m) ctx.play(m); });
+  cancelBtn.addEventListener('click', () => select(null));
 
   function activate(r, c) {
     const why = ctx.blocked();
     if (why) return ctx.explain(why);
     const m = coord(r, c);
-    if (state.board[r][c] !== '.') return ctx.explain(`${m} is taken: play on an empty intersection.`);
-    if (!legal.includes(m)) return ctx.explain(`${m} is not allowed: the stone would have no liberties (suicide) or would repeat an earlier board (ko).`);
+    if (state.board[r][c] !== '.') return ctx.explain(t('why.go.taken', { cell: m }));
+    if (!legal.includes(m)) return ctx.explain(t('why.go.illegal', { cell: m }));
+    if (confirming() && selected !== m) return select(m);
+    select(null);
     ctx.play(m);
   }
 
-  function update(st, opts) {
-    const prev = state;
-    // Count captures from the boards we saw change; a server that reports
-    // "captures" itself is believed instead.
-    if (prev && st.seq > prev.seq && st.lastMove && prev.board && JSON.stringify(st.lastMove) !== JSON.stringify(prev.lastMove)) {
-      const mover = st.lastMove.seat, victim = mover === 0 ? 'O' : 'X';
-      let k = 0;
-      for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (prev.board[r][c] === victim && st.board[r][c] === '.') k++;
-      caps[mover] += k;
-    } else if (!prev) capsKnown = !st.lastMove; // joined mid-game: earlier captures unknown
-    state = st;
-    legal = opts.interactive ? legalFor(st, opts.seat) : [];
+  function paint(opts) {
+    const st = state;
     const lm = st.lastMove && st.lastMove.move;
+    const area = Array.isArray(st.area) ? st.area : null;
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
       const ch = st.board[r][c], m = coord(r, c), slot = stones[r][c];
+      const own = area && area[r] ? area[r][c] : '.';
       const kids = [];
       if (ch !== '.') {
         kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: ch === 'X' ? 'stone black' : 'stone white' }));
         if (lm === m) kids.push(s('rect', { x: P(c) - 7, y: P(r) - 7, width: 14, height: 14, class: ch === 'X' ? 'last-mark on-black' : 'last-mark on-white' }));
+      } else if (selected === m) {
+        kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ghost ${opts && opts.seat === 1 ? 'white' : 'black'}` }),
+          s('circle', { cx: P(c), cy: P(r), r: S * 0.52, class: 'select-ring' }));
+      }
+      // Area at the end: a square on each point a side owns without a stone of its own.
+      if ((own === 'X' || own === 'O') && ch !== own) {
+        kids.push(s('rect', { x: P(c) - 8, y: P(r) - 8, width: 16, height: 16, class: own === 'X' ? 'area black' : 'area white' }));
       }
       slot.replaceChildren(...kids);
       cells[r][c].classList.toggle('legal', legal.includes(m));
-      cells[r][c].setAttribute('aria-label', `${m}, ${stoneWord(ch, 'go')}${lm === m ? ', last move' : ''}`);
+      cells[r][c].setAttribute('aria-label', [m, stoneWord(t, ch, 'go'), lm === m ? t('cell.last') : '',
+        selected === m ? t('cell.selected') : '',
+        own === 'X' ? t('cell.areaBlack') : own === 'O' ? t('cell.areaWhite') : ''].filter(Boolean).join(', '));
     }
-    ctx.setPass && ctx.setPass(legal.includes('pass') ? 'pass' : null, 'Pass');
+  }
+
+  function update(st, opts) {
+    if (state && st.seq !== state.seq) selected = null;
+    if (!opts.interactive) selected = null;
+    confirmBar.hidden = !selected;
+    state = st; lastOpts = opts;
+    legal = opts.interactive ? legalFor(st, opts.seat) : [];
+    svg.setAttribute('aria-label', t('board.go', { n, last: LET[n - 1] }));
+    paint(opts);
+    ctx.setPass && ctx.setPass(legal.includes('pass') ? 'pass' : null, t('move.passButton'));
     const sc = st.score || {};
-    const capsSrv = st.captures;
-    const cb = capsSrv ? (capsSrv.black ?? capsSrv[0] ?? capsSrv['0']) : caps[0];
-    const cw = capsSrv ? (capsSrv.white ?? capsSrv[1] ?? capsSrv['1']) : caps[1];
-    const known = !!capsSrv || capsKnown;
-    info.replaceChildren(
-      h('div', { class: 'score-line' }, `Area score (live): black ${sc.black ?? '–'}, white ${sc.white ?? '–'} (white wins ties)`),
-      h('div', { class: 'caps-line' }, `Captured: by black ${cb}${known ? '' : '+'}, by white ${cw}${known ? '' : '+'}`),
-      h('div', { class: 'last-line' }, lm ? `Last move: ${st.lastMove.seat === 0 ? 'black' : 'white'} ${lm}` : 'No move yet'),
+    const caps = opts.captures || { black: 0, white: 0, known: false };
+    const plus = caps.known ? '' : '+';
+    const lm = st.lastMove && st.lastMove.move;
+    const area = Array.isArray(st.area);
+    put(info,
+      h('div', { class: 'score-line' }, t(area || st.status === 'finished' ? 'go.scoreFinal' : 'go.score', { black: sc.black ?? '–', white: sc.white ?? '–' })),
+      h('div', { class: 'caps-line' }, t('go.caps', { black: `${caps.black}${plus}`, white: `${caps.white}${plus}` })),
+      h('div', { class: 'last-line' }, lm ? t('go.last', { who: t(st.lastMove.seat === 0 ? 'go.black' : 'go.white'), move: lm === 'pass' ? t('move.pass') : lm }) : t('go.noMove')),
+      area ? h('div', { class: 'area-key' }, t('go.areaKey')) : null,
     );
   }
-  return { el: svg, update, info };
+  return { el, update, info };
 }

@@ -3,24 +3,26 @@
 // the centre. Placement moves are a point ("b2"); movement moves are
 // from+to ("b1a1"); a blocked player passes with a piece onto itself.
 import { s } from '../dom.js';
-import { Grid, legalFor, mark, stoneWord } from './common.js';
+import { Grid, legalFor, mark, stoneWord, drawLines } from './common.js';
 
 const S = 160, M = 100, LET = 'abc';
 const P = (i) => M + i * S;
 const coord = (r, c) => `${LET[c]}${r + 1}`;
 
 export function create(ctx) {
+  const { t } = ctx;
   const W = 2 * S + 2 * M;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg morris', 'aria-label': 'Morris board, 3 by 3; row 1 is the top row' });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg morris' });
   svg.append(s('rect', { x: M / 2, y: M / 2, width: W - M, height: W - M, rx: 18, class: 'bg' }));
   const lines = [];
-  for (let i = 0; i < 3; i++) {
-    lines.push([0, i, 2, i], [i, 0, i, 2]);
-  }
+  for (let i = 0; i < 3; i++) lines.push([0, i, 2, i], [i, 0, i, 2]);
   lines.push([0, 0, 2, 2], [0, 2, 2, 0]);
   for (const [r1, c1, r2, c2] of lines) svg.append(s('line', { x1: P(c1), y1: P(r1), x2: P(c2), y2: P(r2), class: 'line' }));
   for (let c = 0; c < 3; c++) svg.append(s('text', { x: P(c), y: 34, class: 'coord' }, LET[c]));
   for (let r = 0; r < 3; r++) svg.append(s('text', { x: 26, y: P(r) + 8, class: 'coord' }, String(r + 1)));
+  // The winning line, under the pieces; its rings show around them.
+  const wins = s('g', { class: 'wins', 'aria-hidden': 'true' });
+  svg.append(wins);
 
   const grid = new Grid(svg, 3, 3, (r, c) => activate(r, c));
   const cells = [], pieces = [];
@@ -50,24 +52,24 @@ export function create(ctx) {
     const m = coord(r, c), ch = state.board[r][c];
     const placing = legal.some((x) => x.length === 2);
     if (placing) {
-      if (ch !== '.') return ctx.explain(`${m} is taken: place your piece on an empty point.`);
-      if (!legal.includes(m)) return ctx.explain(`${m} is not a legal placement now.`);
+      if (ch !== '.') return ctx.explain(t('why.morris.taken', { cell: m }));
+      if (!legal.includes(m)) return ctx.explain(t('why.illegal', { cell: m }));
       return ctx.play(m);
     }
     if (from) {
       const mv = from + m;
       if (m === from) {
         if (legal.includes(mv)) return ctx.play(mv); // blocked: pass
-        from = null; paint(); return ctx.explain('Selection cleared.');
+        from = null; paint(); return ctx.explain(t('why.morris.cleared'));
       }
       if (legal.includes(mv)) { from = null; return ctx.play(mv); }
       if (ch === mine() && legal.some((x) => x.startsWith(m))) { from = m; paint(); return; }
-      if (ch !== '.') return ctx.explain(`${m} is taken: a piece moves to an empty point.`);
-      return ctx.explain(`A piece on ${from} cannot reach ${m}: pieces move one step along a line (diagonals only through the centre).`);
+      if (ch !== '.') return ctx.explain(t('why.morris.takenTo', { cell: m }));
+      return ctx.explain(t('why.morris.cannotReach', { from, cell: m }));
     }
-    if (ch === '.') return ctx.explain(`All pieces are placed: first choose one of your pieces (${mine()}) to move.`);
-    if (ch !== mine()) return ctx.explain(`${m} holds your opponent's piece: choose one of yours (${mine()}).`);
-    if (!legal.some((x) => x.startsWith(m))) return ctx.explain(`The piece on ${m} has no empty neighbour to move to.`);
+    if (ch === '.') return ctx.explain(t('why.morris.chooseFirst', { mark: mine() }));
+    if (ch !== mine()) return ctx.explain(t('why.morris.notYours', { cell: m, mark: mine() }));
+    if (!legal.some((x) => x.startsWith(m))) return ctx.explain(t('why.morris.stuck', { cell: m }));
     from = m; paint();
   }
 
@@ -75,6 +77,8 @@ export function create(ctx) {
     const b = state.board;
     const lm = state.lastMove && state.lastMove.move;
     const lastTo = lm ? lm.slice(-2) : '';
+    svg.setAttribute('aria-label', t('board.morris'));
+    const inLine = drawLines(wins, state.lines, (cell) => [P(LET.indexOf(cell[0])), P(parseInt(cell.slice(1), 10) - 1)], S * 0.3);
     for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) {
       const m = coord(r, c), ch = b[r][c];
       let ok;
@@ -84,10 +88,12 @@ export function create(ctx) {
       cell.classList.toggle('legal', !!ok);
       cell.classList.toggle('selected', from === m);
       cell.classList.toggle('last', lastTo === m);
-      cell.setAttribute('aria-label', `${m}, ${stoneWord(ch, 'morris')}${from === m ? ', selected' : ''}${ok ? (from ? ', can move here' : ch === '.' ? ', legal' : ', can move') : ''}`);
+      cell.setAttribute('aria-label', [m, stoneWord(t, ch, 'morris'), from === m ? t('cell.selected') : '',
+        ok ? (from ? t('cell.canMoveHere') : ch === '.' ? t('cell.legal') : t('cell.canMove')) : '',
+        lastTo === m ? t('cell.last') : '', inLine.has(m) ? t('cell.line') : ''].filter(Boolean).join(', '));
       pieces[r][c].replaceChildren(...(ch === '.' ? [] : [mark(ch === 'X' ? 0 : 1, P(c), P(r), S * 0.27)]));
     }
-    ctx.setPass && ctx.setPass(legal.find((x) => x.length === 4 && x.slice(0, 2) === x.slice(2)) || null, 'Pass (blocked)');
+    ctx.setPass && ctx.setPass(legal.find((x) => x.length === 4 && x.slice(0, 2) === x.slice(2)) || null, t('move.passBlocked'));
   }
 
   function update(st, opts) {

@@ -2,7 +2,7 @@
 // seed prints it). After every turn every stone moves one step
 // counter-clockwise along its orbit; the board animates that rotation.
 import { s } from '../dom.js';
-import { Grid, legalFor, mark, stoneWord } from './common.js';
+import { Grid, legalFor, mark, stoneWord, drawLines } from './common.js';
 
 const S = 100, M = 44;
 const LET = 'abcdefghij';
@@ -32,18 +32,19 @@ const parse = (m) => [parseInt(m.slice(1), 10) - 1, LET.indexOf(m[0])];
 const cx = (c) => M + (c + 0.5) * S;
 
 export function create(ctx) {
+  const { t } = ctx;
   const n = parseInt(ctx.variant, 10) || 2, N = 2 * n, W = N * S + 2 * M;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg orbito', 'aria-label': `Orbito board, ${N} by ${N}, ${n} orbits; row 1 is the top row` });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg orbito' });
   svg.append(s('rect', { x: M, y: M, width: N * S, height: N * S, rx: 18, class: 'bg' }));
   // The orbits, each with arrows showing the counter-clockwise turn.
   for (let o = 0; o < n; o++) {
     const a = M + (o + 0.5) * S, b = M + (N - o - 0.5) * S, mid = (a + b) / 2;
     svg.append(s('rect', { x: a, y: a, width: b - a, height: b - a, rx: 12, class: `orbit orbit-${o}` }));
-    const t = 9;
-    svg.append(s('path', { class: 'orbit-arrow', d: `M${mid - t} ${a}l${2 * t} ${-t}v${2 * t}z` })); // top: left
-    svg.append(s('path', { class: 'orbit-arrow', d: `M${mid + t} ${b}l${-2 * t} ${-t}v${2 * t}z` })); // bottom: right
-    svg.append(s('path', { class: 'orbit-arrow', d: `M${a} ${mid + t}l${-t} ${-2 * t}h${2 * t}z` })); // left: down
-    svg.append(s('path', { class: 'orbit-arrow', d: `M${b} ${mid - t}l${-t} ${2 * t}h${2 * t}z` })); // right: up
+    const k = 9;
+    svg.append(s('path', { class: 'orbit-arrow', d: `M${mid - k} ${a}l${2 * k} ${-k}v${2 * k}z` })); // top: left
+    svg.append(s('path', { class: 'orbit-arrow', d: `M${mid + k} ${b}l${-2 * k} ${-k}v${2 * k}z` })); // bottom: right
+    svg.append(s('path', { class: 'orbit-arrow', d: `M${a} ${mid + k}l${-k} ${-2 * k}h${2 * k}z` })); // left: down
+    svg.append(s('path', { class: 'orbit-arrow', d: `M${b} ${mid - k}l${-k} ${2 * k}h${2 * k}z` })); // right: up
   }
   for (let c = 0; c < N; c++) svg.append(s('text', { x: cx(c), y: M / 2 + 8, class: 'coord' }, LET[c]));
   for (let r = 0; r < N; r++) svg.append(s('text', { x: M / 2, y: cx(r) + 8, class: 'coord' }, String(r + 1)));
@@ -64,19 +65,20 @@ export function create(ctx) {
   }
   const stones = s('g', { class: 'stones', 'aria-hidden': 'true' });
   const last = s('rect', { width: S - 20, height: S - 20, rx: 8, class: 'last-move', visibility: 'hidden' });
-  svg.append(stones, last);
+  const wins = s('g', { class: 'wins', 'aria-hidden': 'true' });
+  svg.append(wins, stones, last); // the winning line under the stones, its rings around them
 
   let state = null, legal = [];
   function activate(r, c) {
     const why = ctx.blocked();
     if (why) return ctx.explain(why);
     const m = coord(r, c);
-    if (state.board[r][c] !== '.') return ctx.explain(`${m} is taken: put your stone on an empty point.`);
-    if (!legal.includes(m)) return ctx.explain(`${m} is not a legal move now.`);
+    if (state.board[r][c] !== '.') return ctx.explain(t('why.orbito.taken', { cell: m }));
+    if (!legal.includes(m)) return ctx.explain(t('why.illegal', { cell: m }));
     ctx.play(m);
   }
 
-  function drawStones(board, anim) {
+  function drawStones(board) {
     stones.replaceChildren();
     const els = [];
     board.forEach((row, r) => [...row].forEach((ch, c) => {
@@ -94,18 +96,23 @@ export function create(ctx) {
     state = st;
     legal = opts.interactive ? legalFor(st, opts.seat) : [];
     const b = st.board;
-    for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
-      const m = coord(r, c), ok = legal.includes(m);
-      cells[r][c].classList.toggle('legal', ok);
-      cells[r][c].setAttribute('aria-label', `${m}, ${stoneWord(b[r][c], 'orbito')}${ok ? ', legal' : ''}`);
-    }
+    svg.setAttribute('aria-label', t('board.orbito', { N, n }));
+    const inLine = drawLines(wins, st.lines, (cell) => { const [r, c] = parse(cell); return c >= 0 ? [cx(c), cx(r)] : null; }, S * 0.42);
     // The last move's stone has moved one step since it was placed.
     const lm = st.lastMove && typeof st.lastMove.move === 'string' ? parse(st.lastMove.move) : null;
+    let lastAt = '';
     if (lm && lm[1] >= 0) {
       const [r2, c2] = rotStep(lm[0], lm[1], N);
+      lastAt = coord(r2, c2);
       last.setAttribute('x', M + c2 * S + 10); last.setAttribute('y', M + r2 * S + 10);
       last.setAttribute('visibility', 'visible');
     } else last.setAttribute('visibility', 'hidden');
+    for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
+      const m = coord(r, c), ok = legal.includes(m);
+      cells[r][c].classList.toggle('legal', ok);
+      cells[r][c].setAttribute('aria-label', [m, stoneWord(t, b[r][c], 'orbito'), ok ? t('cell.legal') : '',
+        lastAt === m ? t('cell.lastStone') : '', inLine.has(m) ? t('cell.line') : ''].filter(Boolean).join(', '));
+    }
     // Animate the rotation: draw the board as it was right after the stone
     // was placed, then let every stone slide one step along its orbit.
     if (opts.animate && prev && lm && prev.board && st.seq > prev.seq) {

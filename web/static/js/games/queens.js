@@ -1,10 +1,9 @@
 // Queens: an n x n board with the seed's coordinates, row 0 at the bottom and
 // columns 0..n-1 left to right. Choose one of your pieces, see the squares it
 // may take, then place it. Moves are "D@3,1" (piece @ row,col).
-import { s, h } from '../dom.js';
+import { s, h, put } from '../dom.js';
 import { Grid, legalFor, mark } from './common.js';
 
-const NAMES = { R: 'king', D: 'queen', T: 'rook', B: 'bishop', C: 'knight' };
 const SIZES = { tradicional: 8, grande: 20, impar: 13, 'x-random': 8 };
 
 // ownerAt reads the seat that placed the piece at board row index i (top
@@ -32,9 +31,11 @@ function handOf(st, seat) {
 }
 
 export function create(ctx) {
+  const { t } = ctx;
+  const NAME = (p) => t(`piece.${p}`);
   const n = SIZES[ctx.variant] || 8;
   const S = 60, M = 40, W = n * S + 2 * M;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg queens', 'aria-label': `Queens board, ${n} by ${n}; row 0 at the bottom, column 0 at the left` });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'board-svg queens' });
   const grid = new Grid(svg, n, n, (i, c) => activate(i, c));
   const cells = [], slots = [];
   for (let i = 0; i < n; i++) {
@@ -55,7 +56,7 @@ export function create(ctx) {
   for (let c = 0; c < n; c++) svg.append(s('text', { x: M + c * S + S / 2, y: W - M / 2 + 6, class: 'coord', 'font-size': fs }, String(c)));
   for (let i = 0; i < n; i++) svg.append(s('text', { x: M / 2, y: M + i * S + S / 2 + 6, class: 'coord', 'font-size': fs }, String(n - 1 - i)));
 
-  const hand = h('div', { class: 'hand', role: 'group', 'aria-label': 'Your pieces' });
+  const hand = h('div', { class: 'hand', role: 'group' });
   const info = h('div', { class: 'game-info' });
   let state = null, legal = [], pick = null;
 
@@ -63,15 +64,15 @@ export function create(ctx) {
     const why = ctx.blocked();
     if (why) return ctx.explain(why);
     const r = n - 1 - i, sq = `${r},${c}`;
-    if (state.board[i][c] !== '.') return ctx.explain(`Square ${sq} is taken.`);
+    if (state.board[i][c] !== '.') return ctx.explain(t('why.queens.taken', { cell: sq }));
     const kinds = [...new Set(legal.map((m) => m[0]))];
     let p = pick;
     if (!p && kinds.length === 1) p = kinds[0];
-    if (!p) return ctx.explain('First choose which of your pieces to place.');
+    if (!p) return ctx.explain(t('why.queens.choose'));
     const mv = `${p}@${sq}`;
     if (!legal.includes(mv)) {
-      if (!legal.some((m) => m[0] === p)) return ctx.explain(`Your ${NAMES[p] || p} has no safe square left; choose another piece.`);
-      return ctx.explain(`A ${NAMES[p] || p} on ${sq} would attack, or be attacked by, a piece already on the board.`);
+      if (!legal.some((m) => m[0] === p)) return ctx.explain(t('why.queens.noSquare', { piece: NAME(p) }));
+      return ctx.explain(t('why.queens.attacked', { piece: NAME(p), cell: sq }));
     }
     pick = null;
     ctx.play(mv);
@@ -94,7 +95,8 @@ export function create(ctx) {
         kids.push(g);
       }
       slots[i][c].replaceChildren(...kids);
-      cell.setAttribute('aria-label', `${sq}, ${ch === '.' ? 'empty' : `${NAMES[ch] || ch} of ${own === 1 ? 'second' : 'first'} player`}${targets.has(sq) ? `, your ${NAMES[pick]} may go here` : ''}${isLast ? ', last move' : ''}`);
+      cell.setAttribute('aria-label', [sq, ch === '.' ? t('cell.empty') : t('cell.queensPiece', { piece: NAME(ch), seat: t(`seat.queens.${own === 1 ? 1 : 0}`) }),
+        targets.has(sq) ? t('cell.queensTarget', { piece: NAME(pick) }) : '', isLast ? t('cell.last') : ''].filter(Boolean).join(', '));
     }
   }
 
@@ -106,17 +108,19 @@ export function create(ctx) {
     if (pick && !can.has(pick)) pick = null;
     hand.replaceChildren(...Object.keys(counts).map((p) => h('button', {
       type: 'button', class: `hand-piece${pick === p ? ' on' : ''}`, 'aria-pressed': pick === p ? 'true' : 'false',
-      'aria-label': `${NAMES[p] || p} (${p}), ${counts[p]} left${can.has(p) ? '' : ', no safe square'}`,
+      'aria-label': t(can.has(p) ? 'queens.handAria' : 'queens.handAriaStuck', { piece: NAME(p), letter: p, n: counts[p] }),
       onclick: () => { pick = pick === p ? null : p; paint(); paintHand(seat); },
-    }, h('b', {}, p), ` ${NAMES[p] || ''} ×${counts[p]}`)));
+    }, h('b', {}, p), ` ${NAME(p)} ×${counts[p]}`)));
     hand.hidden = !mine || !mine.length || !legal.length;
     const hs = [0, 1].map((k) => handOf(state, k));
-    info.replaceChildren(
-      h('div', {}, 'R king · D queen · T rook · B bishop · C knight'),
-      ...hs.map((x, k) => x ? h('div', {}, `${k === 0 ? 'First (primeiro)' : 'Second (segundo)'} still to place: ${x.length ? x.join(' ') : 'none'}`) : null));
+    put(info,
+      h('div', {}, t('queens.letters')),
+      ...hs.map((x, k) => x ? h('div', {}, t('queens.toPlace', { seat: t(`seat.queens.${k}`), pieces: x.length ? x.join(' ') : t('queens.none') })) : null));
   }
 
   function update(st, opts) {
+    svg.setAttribute('aria-label', t('board.queens', { n }));
+    hand.setAttribute('aria-label', t('queens.hand'));
     if (!state || st.seq !== state.seq) pick = null;
     state = st;
     legal = opts.interactive ? legalFor(st, opts.seat) : [];

@@ -1,0 +1,75 @@
+// What the page calls things: games, variants, seats, bot levels, results.
+// The words come from the message catalogue (i18n.js); the server's catalog
+// (GET /api/games) fills in what a catalogue does not name, so a game or
+// level added on the server shows at once, in English.
+import { t, tOr } from './i18n.js';
+
+let catalog = null;
+let loading = null;
+
+export function loadCatalog() {
+  if (catalog) return Promise.resolve(catalog);
+  loading ||= fetch('/api/games').then((r) => r.json()).then((j) => {
+    catalog = Array.isArray(j) ? j : j.games || [];
+    return catalog;
+  }).catch(() => { loading = null; return []; });
+  return loading;
+}
+export const games = () => catalog || [];
+export const gameInfo = (id) => games().find((g) => g.id === id);
+
+export function variantInfo(game, variant) {
+  const g = gameInfo(game);
+  return g && (g.variants || []).find((v) => v.id === variant);
+}
+
+export const gameName = (id) => tOr(`game.${id}.name`, (gameInfo(id) && gameInfo(id).name) || id);
+export const gameTagline = (id) => tOr(`game.${id}.tagline`, '');
+export function gameRules(id) {
+  const out = [];
+  for (let i = 1; i <= 6; i++) if (tOr(`game.${id}.rules.${i}`, '')) out.push(t(`game.${id}.rules.${i}`));
+  if (!out.length && gameInfo(id) && gameInfo(id).rules) out.push(gameInfo(id).rules);
+  return out;
+}
+export function variantName(game, variant) {
+  const v = variantInfo(game, variant);
+  return tOr(`game.${game}.variant.${variant}`, v && v.name ? v.name : variant);
+}
+export function variantShort(game, variant) {
+  return tOr(`game.${game}.variant.${variant}.short`, variantName(game, variant));
+}
+export function seats(game, variant) {
+  const v = variantInfo(game, variant);
+  if (v) return v.seats;
+  return game === '2048' && variant === 'solo' ? 1 : 2;
+}
+
+// seatLabel names a seat the way the game does: black/white (go, orbito),
+// X/O (morris), first/second (queens), board 1/2 (2048).
+export function seatLabel(game, variant, seat) {
+  const v = variantInfo(game, variant);
+  const server = v && v.seatNames && v.seatNames[seat];
+  return tOr(`seat.${game}.${seat}`, server || String(seat + 1));
+}
+
+export const levelName = (game, level) => tOr(`level.${game}.${level}.name`, tOr(`level.${level}`, level));
+export function levelDescription(game, level) {
+  const g = gameInfo(game);
+  const l = g && (g.levels || []).find((x) => x.id === level);
+  return tOr(`level.${game}.${level}.what`, l ? l.description : '');
+}
+export const levelStrength = (game, level) => tOr(`level.${game}.${level}.strength`, '');
+
+// playerName is what the page calls a seat's occupant: a person's name, or
+// "Computer (normal)" for a bot.
+export function playerName(game, p) {
+  if (!p) return '';
+  if (p.bot) return t('player.bot', { level: levelName(game, p.bot) });
+  return p.name || '?';
+}
+
+// reasonText says why a game ended, with winner and loser named.
+export function reasonText(reason, params) {
+  if (!reason) return '';
+  return tOr(`reason.${reason}`, String(reason).replace(/_/g, ' '), params);
+}

@@ -1,0 +1,267 @@
+// The lobby: live games first (small live boards, one tap to watch or to
+// take a free seat), then one card per game with one-tap play (quick match,
+// the computer, a friend) on defaults the player can change and remembers.
+import { h } from './dom.js';
+import { t, num, localize } from './i18n.js';
+import {
+  loadCatalog, games, gameName, gameTagline, gameRules, variantName, variantShort, seats, seatLabel,
+  levelName, levelDescription, levelStrength, playerName,
+} from './labels.js';
+import { tOr } from './i18n.js';
+import * as mini from './mini.js';
+
+const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
+// The level a newcomer meets first: the seed's best bot, or ours where the
+// seed has none (2048).
+const DEFAULT_LEVEL = { orbito: 'normal', morris: 'normal', go: 'facil', 2048: 'forte', queens: 'gulosa' };
+// Live games shown with a small board (each is watched as a spectator).
+const PREVIEWS = 6;
+
+const prefsKey = (g) => `tabuleiro.game.${g}`;
+function loadChoice(g) {
+  try { return JSON.parse(localStorage.getItem(prefsKey(g)) || '{}') || {}; } catch { return {}; }
+}
+function saveChoice(g, v) { try { localStorage.setItem(prefsKey(g), JSON.stringify(v)); } catch { /* private mode */ } }
+
+export function clockLabel(v) {
+  if (!v) return t('clock.none');
+  const [b, i] = v.split('+').map(Number);
+  return t('clock.fmt', { min: b / 60, inc: i });
+}
+
+export function lobbyView(main, { conn, navigate, ensureNamed }) {
+  const offs = [];
+  const status = h('div', { class: 'queue-status', role: 'status', 'aria-live': 'polite' });
+  const liveList = h('ul', { class: 'live-grid', 'aria-labelledby': 'live-h' });
+  const liveEmpty = h('div', { class: 'live-empty' });
+  const liveMore = h('button', { type: 'button', class: 'link live-more', hidden: true });
+  const liveCount = h('span', { class: 'count muted' });
+  const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
+  main.append(h('div', { class: 'lobby' },
+    h('section', { class: 'live', 'aria-labelledby': 'live-h' },
+      h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
+      liveList, liveEmpty, liveMore),
+    h('section', { class: 'play', 'aria-labelledby': 'play-h' },
+      h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
+      status, cards)));
+
+  // ---------- live games ----------
+  let rooms = [];
+  let showAll = false;
+  const previews = new Map(); // room -> last room.state (null until it comes)
+
+  function sortRooms(list) {
+    const rank = (r) => (r.status === 'playing' ? 0 : 1);
+    return list.filter(Boolean).sort((a, b) => rank(a) - rank(b) || (b.spectators || 0) - (a.spectators || 0));
+  }
+  function renderLive() {
+    const list = sortRooms(rooms);
+    liveCount.textContent = list.length ? `(${num(list.length)})` : '';
+    liveEmpty.replaceChildren();
+    if (!list.length) {
+      liveEmpty.append(h('p', { class: 'muted' }, t('lobby.noLive')),
+        h('button', { type: 'button', onclick: () => watchComputer({ game: 'go', variant: '9', level: 'facil' }) }, t('lobby.watchComputer')));
+    }
+    const max = showAll ? list.length : PREVIEWS;
+    liveMore.hidden = list.length <= PREVIEWS;
+    liveMore.textContent = showAll ? t('lobby.showFewer') : t('lobby.showAll', { n: list.length });
+    const shown = list.slice(0, max);
+    // Watch the first playing rooms for their boards; let go of the others.
+    const want = new Set(shown.filter((r) => r.status === 'playing').slice(0, PREVIEWS).map((r) => r.id));
+    for (const id of [...previews.keys()]) if (!want.has(id)) { previews.delete(id); conn.unfollow(id); }
+    for (const id of want) if (!previews.has(id)) { previews.set(id, null); conn.follow(id, 'spectator'); }
+    liveList.replaceChildren(...shown.map(liveCard));
+  }
+  function liveCard(r) {
+    const id = r.id || r.room;
+    const who = (r.players || []).filter((p) => p && (p.id || p.bot || p.name)).map((p) => playerName(r.game, p)).join(' – ');
+    const waiting = r.status === 'waiting';
+    const title = `${gameName(r.game)} ${variantShort(r.game, r.variant)}`;
+    const st = previews.get(id);
+    const board = st ? mini.render(st, t('lobby.miniLabel', { game: title })) : h('div', { class: 'mini mini-empty', 'aria-hidden': 'true' });
+    const href = waiting ? `/r/${id}` : `/r/${id}?watch=1`;
+    const label = waiting ? t('lobby.joinAria', { game: title, players: who }) : t('lobby.watchAria', { game: title, players: who });
+    const moves = st && Array.isArray(st.moves) ? st.moves.length : null;
+    return h('li', { class: `live-card${waiting ? ' waiting' : ''}`, dataset: { room: id, game: r.game } },
+      h('a', { href, 'data-nav': '', class: 'live-link', 'aria-label': label },
+        h('div', { class: 'mini-host' }, board),
+        h('div', { class: 'live-meta' },
+          h('b', { class: 'live-title' }, title),
+          h('span', { class: 'players-cell' }, who || t('lobby.nobody')),
+          h('span', { class: 'live-sub' },
+            waiting ? h('span', { class: 'badge' }, t('lobby.waitingBadge')) : t('lobby.watching', { n: r.spectators || 0 }),
+            r.watch ? ` · ${t('lobby.botsOnly')}` : '',
+            moves ? ` · ${t('lobby.moveN', { n: moves })}` : ''),
+          h('span', { class: 'live-go' }, waiting ? t('lobby.join') : t('lobby.watch')))));
+  }
+  liveMore.addEventListener('click', () => { showAll = !showAll; renderLive(); });
+  offs.push(conn.on('room.state', (m) => {
+    if (!previews.has(m.room)) return;
+    const old = previews.get(m.room);
+    // Keep the move count from the join's full state: broadcasts add one.
+    if (!m.moves && old && Array.isArray(old.moves)) m = { ...m, moves: m.lastMove && m.seq > old.seq ? [...old.moves, m.lastMove] : old.moves };
+    previews.set(m.room, m);
+    const card = liveList.querySelector(`.live-card[data-room="${CSS.escape(m.room)}"]`);
+    const r = rooms.find((x) => (x.id || x.room) === m.room);
+    if (!card || !r) return;
+    // Update the card in place (its board and its line of figures), so that
+    // a finger on it or a focus in it stays where it was.
+    const fresh = liveCard({ ...r, spectators: m.spectators });
+    const board = card.querySelector('.mini'), next = fresh.querySelector('.mini');
+    if (board && board.tagName === next.tagName && board.tagName.toLowerCase() === 'svg') {
+      board.replaceChildren(...next.childNodes);
+      board.setAttribute('class', next.getAttribute('class'));
+      board.setAttribute('aria-label', next.getAttribute('aria-label'));
+    } else if (board) board.replaceWith(next);
+    card.querySelector('.live-sub').replaceWith(fresh.querySelector('.live-sub'));
+  }));
+
+  fetch('/api/rooms').then((r) => r.json()).then((j) => { if (!rooms.length) { rooms = (Array.isArray(j) ? j : j.rooms) || []; renderLive(); } }).catch(() => {});
+  offs.push(conn.on('lobby', (m) => { rooms = m.rooms || []; renderLive(); renderQueues(m.queues); }));
+  conn.watchLobby(true);
+
+  // ---------- playing ----------
+  let searching = null;
+  function showSearching() {
+    status.replaceChildren();
+    if (!searching) return;
+    status.append(h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+      ` ${t('lobby.searching', { game: `${gameName(searching.game)} ${variantShort(searching.game, searching.variant)}` })} `,
+      h('button', { type: 'button', onclick: () => { conn.send({ type: 'match.cancel' }); searching = null; showSearching(); } }, t('common.cancel')));
+  }
+  function say(text) { status.replaceChildren(h('span', { class: 'error' }, text)); }
+  async function create(msg) {
+    await ensureNamed();
+    try {
+      const rep = await conn.request({ type: 'room.create', ...msg });
+      if (rep.room) navigate(`/r/${rep.room}`);
+    } catch (e) { say(t('lobby.createFailed', { why: e.message })); }
+  }
+  // watchComputer starts a room where the computer plays itself; the
+  // creator watches (no seat, so no name to ask for).
+  function watchComputer(msg) {
+    conn.request({ type: 'room.create', ...msg, watch: true })
+      .then((rep) => rep.room && navigate(`/r/${rep.room}?watch=1`))
+      .catch((e) => say(t('lobby.createFailed', { why: e.message })));
+  }
+  function renderQueues(qs) {
+    for (const el of cards.querySelectorAll('.game-card')) {
+      const n = (qs || []).filter((q) => q.game === el.dataset.game).reduce((a, q) => a + (q.waiting || 0), 0);
+      el.querySelector('.waiting').textContent = n ? t('lobby.queueWaiting', { n }) : '';
+    }
+  }
+
+  function gameCard(g) {
+    const saved = loadChoice(g.id);
+    const variants = g.variants || [];
+    const levels = g.levels || [];
+    const choice = {
+      variant: variants.some((v) => v.id === saved.variant) ? saved.variant : (variants[0] || {}).id,
+      clock: CLOCKS.includes(saved.clock) ? saved.clock : '',
+      level: levels.some((l) => l.id === saved.level) ? saved.level
+        : levels.some((l) => l.id === DEFAULT_LEVEL[g.id]) ? DEFAULT_LEVEL[g.id] : (levels[1] || levels[0] || {}).id,
+      seat: ['random', '0', '1'].includes(saved.seat) ? saved.seat : 'random',
+    };
+    const remember = () => saveChoice(g.id, choice);
+    // Short names fit a phone's select ("4×4", "tradicional"); the full one is the option's title.
+    const vsel = h('select', { name: 'variant' }, ...variants.map((v) => h('option', { value: v.id, selected: v.id === choice.variant, title: variantName(g.id, v.id) }, variantShort(g.id, v.id))));
+    const csel = h('select', { name: 'clock' }, ...CLOCKS.map((v) => h('option', { value: v, selected: v === choice.clock }, clockLabel(v))));
+    const ssel = h('select', { name: 'seat' });
+    const setup = h('textarea', { name: 'setup', rows: 3, placeholder: t('lobby.setupHint'), spellcheck: 'false' });
+    const priv = h('input', { type: 'checkbox', name: 'private' });
+    const nSeats = () => seats(g.id, choice.variant);
+    // The server refuses a clock where it means nothing: one seat, or both
+    // seats moving at once (2048 race).
+    const timed = () => nSeats() === 2 && g.id !== '2048';
+    const opts = () => {
+      const o = { game: g.id, variant: choice.variant };
+      if (choice.clock && timed()) { const [b, i] = choice.clock.split('+').map(Number); o.clock = { base: b, increment: i }; }
+      if (priv.checked) o.private = true;
+      if (setup.value.trim()) {
+        try { o.setup = JSON.parse(setup.value); } catch { say(t('lobby.badSetup')); return null; }
+      }
+      return o;
+    };
+    const btn = (key, cls, fn) => h('button', { type: 'button', class: cls, dataset: { action: key }, onclick: fn }, t(`lobby.${key}`));
+    const bQuick = btn('quick', 'primary', async () => {
+      await ensureNamed();
+      searching = { game: g.id, variant: choice.variant };
+      if (!conn.send({ type: 'match.find', game: g.id, variant: choice.variant })) { searching = null; say(t('common.offline')); return; }
+      showSearching();
+    });
+    const bBot = btn('computer', '', () => {
+      const o = opts(); if (!o) return;
+      const seat = choice.seat === 'random' ? 'random' : Number(choice.seat);
+      create({ ...o, opponent: 'bot', level: choice.level, seat });
+    });
+    const bFriend = btn('friend', '', () => { const o = opts(); if (o) create({ ...o, opponent: 'human' }); });
+    const bSolo = btn('solo', 'primary', () => { const o = opts(); if (o) create({ ...o, opponent: 'none' }); });
+    const bWatch = btn('watchBots', 'quiet', () => { const o = opts(); if (o) { delete o.clock; watchComputer({ ...o, level: choice.level }); } });
+
+    // The computer's levels, each described in words (what it is, how
+    // strong it measured); the chosen one is named in the summary.
+    const levelSummary = h('summary', {});
+    const levelList = h('div', { class: 'level-list', role: 'radiogroup', 'aria-label': t('lobby.levelsAria', { game: gameName(g.id) }) },
+      ...levels.map((l) => {
+        const input = h('input', { type: 'radio', name: `level-${g.id}`, value: l.id, checked: l.id === choice.level });
+        input.addEventListener('change', () => { choice.level = l.id; remember(); sync(); });
+        const strength = levelStrength(g.id, l.id);
+        return h('label', { class: 'level-opt', dataset: { level: l.id } }, input,
+          h('span', { class: 'level-text' },
+            h('b', { class: 'level-name' }, levelName(g.id, l.id)),
+            h('span', { class: 'level-what' }, levelDescription(g.id, l.id)),
+            strength ? h('span', { class: 'level-strength' }, strength) : null));
+      }));
+    const levelBox = h('details', { class: 'levels' }, levelSummary, levelList);
+
+    function sync() {
+      const one = nSeats() === 1;
+      ssel.replaceChildren(...[['random', t('lobby.seatRandom')], ['0', seatLabel(g.id, choice.variant, 0)], ['1', seatLabel(g.id, choice.variant, 1)]]
+        .map(([v, label]) => h('option', { value: v, selected: v === choice.seat }, label)));
+      bQuick.hidden = one; bFriend.hidden = one; bBot.hidden = one; ssel.parentElement && (ssel.parentElement.hidden = one);
+      bSolo.hidden = !one;
+      csel.parentElement && (csel.parentElement.hidden = !timed());
+      const kind = tOr(`level.${g.id}.${choice.level}.kind`, '');
+      levelSummary.replaceChildren(h('span', { class: 'muted' }, t('lobby.level')), ' ',
+        h('b', {}, levelName(g.id, choice.level)), kind ? h('span', { class: 'muted' }, ` · ${kind}`) : '');
+    }
+    vsel.addEventListener('change', () => { choice.variant = vsel.value; remember(); sync(); });
+    csel.addEventListener('change', () => { choice.clock = csel.value; remember(); });
+    ssel.addEventListener('change', () => { choice.seat = ssel.value; remember(); });
+    const card = h('article', { class: 'game-card', dataset: { game: g.id } },
+      h('div', { class: 'card-head' }, h('h3', {}, gameName(g.id)), h('span', { class: 'waiting muted', 'aria-live': 'polite' })),
+      gameTagline(g.id) ? h('p', { class: 'tagline' }, gameTagline(g.id)) : null,
+      h('div', { class: 'opts' },
+        h('label', {}, h('span', {}, t('lobby.variant')), vsel),
+        h('label', {}, h('span', {}, t('lobby.clock')), csel)),
+      h('div', { class: 'actions' }, bQuick, bBot, bFriend, bSolo),
+      levelBox,
+      h('details', { class: 'more' }, h('summary', {}, t('lobby.rulesMore')),
+        h('ul', { class: 'rules' }, ...gameRules(g.id).map((x) => h('li', {}, x))),
+        h('div', { class: 'opts' }, h('label', {}, h('span', {}, t('lobby.yourSeat')), ssel)),
+        h('label', { class: 'check' }, priv, ' ', t('lobby.private')),
+        h('label', { class: 'block' }, t('lobby.setup'), setup),
+        bWatch));
+    sync();
+    return card;
+  }
+
+  function renderCards() {
+    cards.replaceChildren();
+    if (!games().length) { cards.append(h('p', { class: 'error' }, t('lobby.noGames'))); return; }
+    for (const g of games()) cards.append(gameCard(g));
+  }
+  loadCatalog().then(() => { renderCards(); renderLive(); });
+
+  offs.push(conn.on('match.found', (m) => navigate(`/r/${m.room}`)));
+  offs.push(conn.on('error', (m) => { if (!m.id && !m.room) { searching = null; say(m.message || m.code); } }));
+  return {
+    relabel() { localize(main); renderCards(); renderLive(); showSearching(); },
+    destroy() {
+      offs.forEach((f) => f());
+      for (const id of previews.keys()) conn.unfollow(id);
+      conn.watchLobby(false);
+      if (searching) conn.send({ type: 'match.cancel' });
+    },
+  };
+}
