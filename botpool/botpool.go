@@ -1,18 +1,31 @@
-// Package botpool runs bot turns off the room goroutines: a fixed number of
-// workers take jobs from a bounded queue, each job with its own copy of the
-// state, its own random source and a deadline. A bot that fails or overruns
-// its deadline is replaced by a random legal move, and so is a job that
-// waits in the queue past its deadline because every worker is held by a
-// bot that has not returned yet: a game never stalls.
+// Package botpool runs bot turns and analyses off the room goroutines: a
+// fixed number of workers take jobs from bounded queues, one per class of
+// work, each job with its own copy of the state, its own random source and a
+// deadline that counts from the moment a worker starts it.
+//
+// The classes are served in strict priority: a turn of a bot in a live room
+// (Live) before any move asked of the stateless endpoint (Stateless), and
+// those before any analysis of a finished game (Analysis). The two lower
+// classes together never hold every worker (one is kept for live turns when
+// there are two or more), each has a bound on how many of its jobs run at
+// once, and a job whose requester has gone (its context ended) leaves the
+// queue without running. So a live room's bot waits only for other live
+// rooms' bots, never for someone's HTTP requests or analyses.
+//
+// A bot that fails or overruns its deadline is replaced by a random legal
+// move. A live turn still queued is given a random legal move only when
+// every worker is held by a bot past its deadline (a bot that does not
+// return: a table being built, say), so that a game never stalls; waiting
+// behind other turns is load, and load never makes a bot play at random.
 package botpool
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -24,11 +37,43 @@ import (
 // ErrClosed is returned when the pool is closed.
 var ErrClosed = errors.New("bot pool closed")
 
-// ErrBusy is returned by TrySubmit when the queue is full.
+// ErrBusy is returned when the queue of the job's class is full.
 var ErrBusy = errors.New("bot pool busy")
+
+// Class is the priority class of a job.
+type Class int
+
+const (
+	// Live is a turn of a bot seated in a live room: the zero value, and
+	// the first served.
+	Live Class = iota
+	// Stateless is a move asked of the stateless endpoint
+	// (POST /api/bot/move), served when no live turn waits.
+	Stateless
+	// Analysis is the analysis of a position (of a finished game, say),
+	// served last.
+	Analysis
+
+	numClasses
+)
+
+// String returns the class's name, as the metrics label it.
+func (c Class) String() string {
+	switch c {
+	case Live:
+		return "live"
+	case Stateless:
+		return "stateless"
+	case Analysis:
+		return "analysis"
+	}
+	return fmt.Sprintf("Class(%d)", int(c))
+}
 
 // Job is one bot turn.
 type Job struct {
+	// Class is the job's priority class (default Live).
+	Class Class
 	Game  string
 	Level string
 	Bot   engine.Bot
@@ -37,16 +82,18 @@ type Job struct {
 	Seat  int
 	// Seed seeds the bot's random source.
 	Seed uint64
-	// Timeout bounds the bot's thinking; 0 uses the pool's default.
+	// Timeout bounds the bot's thinking, from the moment a worker starts
+	// it; 0 uses the pool's default.
 	Timeout time.Duration
-	// Done receives the result, on a worker goroutine. It must not block.
+	// Done receives the result, on a pool goroutine. It must not block.
 	Done func(Result)
 }
 
 // Result is a bot's answer.
 type Result struct {
 	Move string
-	// Err is set when there was no move at all (no legal move).
+	// Err is set when there was no move at all: no legal move, or the job
+	// was dropped because its requester had gone (wrapping ctx's error).
 	Err error
 	// Fallback is true when the move is a random legal move because the
 	// bot failed or ran out of time.
@@ -54,33 +101,76 @@ type Result struct {
 	Took     time.Duration
 }
 
-// Pool is a bounded worker pool for bot turns.
-type Pool struct {
-	jobs    chan *queued
-	quit    chan struct{}
-	wg      sync.WaitGroup
-	timeout time.Duration
-	log     *zap.Logger
-	m       *metrics.Metrics
-	once    sync.Once
+// Default bounds of the classes below Live (New's options change them).
+const (
+	// DefaultStatelessQueue is how many stateless moves may wait.
+	DefaultStatelessQueue = 64
+	// DefaultAnalysisQueue is how many analyses may wait.
+	DefaultAnalysisQueue = 64
+	// DefaultAnalysisRunning is how many analyses may run at once.
+	DefaultAnalysisRunning = 1
+)
+
+// Option configures a Pool.
+type Option func(*Pool)
+
+// WithStateless bounds the stateless class: queue jobs may wait, running
+// may run at once (default DefaultStatelessQueue, and every worker not kept
+// for live turns). Values below 1 keep the default.
+func WithStateless(queue, running int) Option {
+	return func(p *Pool) { p.setClass(Stateless, queue, running) }
 }
 
-// New starts workers goroutines with a queue of queue jobs. timeout is the
-// default deadline of a bot turn.
-func New(workers, queue int, timeout time.Duration, log *zap.Logger, m *metrics.Metrics) *Pool {
-	if workers < 1 {
-		workers = 1
-	}
-	if queue < 1 {
-		queue = 1
-	}
+// WithAnalyses bounds the analysis class: queue jobs may wait, running may
+// run at once (default DefaultAnalysisQueue and DefaultAnalysisRunning).
+// Values below 1 keep the default.
+func WithAnalyses(queue, running int) Option {
+	return func(p *Pool) { p.setClass(Analysis, queue, running) }
+}
+
+// Pool is a bounded worker pool for bot turns and analyses.
+type Pool struct {
+	workers int
+	// background is how many workers the classes below Live may hold
+	// together: all but one when there are two or more.
+	background int
+	timeout    time.Duration
+	log        *zap.Logger
+	m          *metrics.Metrics
+	quit       chan struct{} // closed by Close
+	wg         sync.WaitGroup
+
+	mu   sync.Mutex
+	cond *sync.Cond // a job was queued, a worker freed a class's slot, or the pool closed
+	// Guarded by mu:
+	queues  [numClasses]list.List // of *task, oldest first
+	limits  [numClasses]struct{ queue, running int }
+	running [numClasses]int
+	// overrun is how many workers are held by a job past its deadline and
+	// grace.
+	overrun int
+	closed  bool
+}
+
+// New starts workers goroutines. queue bounds the live turns waiting for a
+// worker; timeout is the default deadline of a bot turn.
+func New(workers, queue int, timeout time.Duration, log *zap.Logger, m *metrics.Metrics, opts ...Option) *Pool {
+	workers = max(workers, 1)
 	if timeout <= 0 {
 		timeout = 2 * time.Second
 	}
 	if log == nil {
 		log = zap.NewNop()
 	}
-	p := &Pool{jobs: make(chan *queued, queue), quit: make(chan struct{}), timeout: timeout, log: log, m: m}
+	p := &Pool{workers: workers, background: max(1, workers-1), timeout: timeout, log: log, m: m,
+		quit: make(chan struct{})}
+	p.cond = sync.NewCond(&p.mu)
+	p.limits[Live].queue, p.limits[Live].running = max(queue, 1), workers
+	p.limits[Stateless].queue, p.limits[Stateless].running = DefaultStatelessQueue, p.background
+	p.limits[Analysis].queue, p.limits[Analysis].running = DefaultAnalysisQueue, DefaultAnalysisRunning
+	for _, o := range opts {
+		o(p)
+	}
 	p.wg.Add(workers)
 	for range workers {
 		go p.worker()
@@ -88,45 +178,62 @@ func New(workers, queue int, timeout time.Duration, log *zap.Logger, m *metrics.
 	return p
 }
 
-// TrySubmit queues a job without waiting; ErrBusy when the queue is full.
-func (p *Pool) TrySubmit(j Job) error {
-	select {
-	case <-p.quit:
-		return ErrClosed
-	default:
+func (p *Pool) setClass(c Class, queue, running int) {
+	if queue >= 1 {
+		p.limits[c].queue = queue
 	}
-	q := p.newQueued(j)
-	select {
-	case p.jobs <- q:
-		p.gauge(1)
-		return nil
-	case <-p.quit:
-		q.drop()
-		return ErrClosed
-	default:
-		q.drop()
-		return ErrBusy
+	if running >= 1 {
+		p.limits[c].running = running
 	}
 }
 
-// Submit queues a job, waiting for room in the queue until ctx ends.
+// task is a job in a queue or on a worker. Its fields after the job's are
+// guarded by the pool's mutex.
+type task struct {
+	Job
+	// work is an analysis's function (Analyse); nil for a bot turn.
+	work func(ctx context.Context, deadline time.Time) error
+	// workDone receives work's error, or why it never ran.
+	workDone chan error
+
+	ctx   context.Context
+	state taskState
+	elem  *list.Element
+	// stopCtx stops the callback that drops the task when ctx ends.
+	stopCtx func() bool
+	// watchdog: a live turn's check for workers that are all held (nil
+	// for the other classes).
+	watchdog *time.Timer
+}
+
+type taskState int
+
+const (
+	taskQueued taskState = iota
+	taskStarted
+	taskExpired // answered with a fallback while queued
+	taskDropped // its requester went, or the pool closed
+)
+
+// TrySubmit queues a job without waiting; ErrBusy when its class's queue is
+// full. The rooms' bot turns come this way.
+func (p *Pool) TrySubmit(j Job) error {
+	return p.Submit(context.Background(), j)
+}
+
+// Submit queues a job without waiting for room: ErrBusy when its class's
+// queue is full. ctx is the requester's: when it ends before a worker starts
+// the job, the job leaves the queue without running and Done gets a Result
+// whose Err wraps ctx's error. A job already started runs to its answer.
 func (p *Pool) Submit(ctx context.Context, j Job) error {
-	q := p.newQueued(j)
-	select {
-	case p.jobs <- q:
-		p.gauge(1)
-		return nil
-	case <-p.quit:
-		q.drop()
-		return ErrClosed
-	case <-ctx.Done():
-		q.drop()
-		return ctx.Err()
+	if j.Timeout <= 0 {
+		j.Timeout = p.timeout
 	}
+	return p.enqueue(ctx, &task{Job: j})
 }
 
 // Move runs one bot turn through the pool and waits for its answer (the
-// stateless bot endpoint).
+// stateless endpoint, with Class Stateless), or for ctx to end.
 func (p *Pool) Move(ctx context.Context, j Job) (Result, error) {
 	ch := make(chan Result, 1)
 	j.Done = func(r Result) { ch <- r }
@@ -135,6 +242,9 @@ func (p *Pool) Move(ctx context.Context, j Job) (Result, error) {
 	}
 	select {
 	case r := <-ch:
+		if r.Err != nil && ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
 		return r, nil
 	case <-p.quit:
 		return Result{}, ErrClosed
@@ -143,69 +253,146 @@ func (p *Pool) Move(ctx context.Context, j Job) (Result, error) {
 	}
 }
 
-// Close stops the workers and waits for them. Queued jobs are dropped.
+// Analyse runs f on a worker in the analysis class and waits for it. It
+// starts after every live turn and stateless move waiting, and at most the
+// class's running bound of analyses run at once (WithAnalyses). f gets ctx
+// and its deadline, timeout after it starts (0: the pool's default), and
+// must return by then: once started, Analyse waits for f and returns its
+// error. When ctx ends before a worker starts f, f never runs and Analyse
+// returns ctx's error. ErrBusy when the analysis queue is full, ErrClosed
+// when the pool is closed before f started.
+func (p *Pool) Analyse(ctx context.Context, timeout time.Duration, f func(ctx context.Context, deadline time.Time) error) error {
+	if timeout <= 0 {
+		timeout = p.timeout
+	}
+	t := &task{Job: Job{Class: Analysis, Game: "analysis", Timeout: timeout}, work: f, workDone: make(chan error, 1)}
+	if err := p.enqueue(ctx, t); err != nil {
+		return err
+	}
+	// Every way out of the queue answers once: a worker with f's error,
+	// the context's end or Close with why f never ran.
+	return <-t.workDone
+}
+
+// Queued returns how many jobs of class c wait for a worker.
+func (p *Pool) Queued(c Class) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.queues[c].Len()
+}
+
+func (p *Pool) enqueue(ctx context.Context, t *task) error {
+	c := t.Class
+	if c < 0 || c >= numClasses {
+		return fmt.Errorf("bot pool: unknown class %d", int(c))
+	}
+	t.ctx = ctx
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return ErrClosed
+	}
+	if p.queues[c].Len() >= p.limits[c].queue {
+		return ErrBusy
+	}
+	t.elem = p.queues[c].PushBack(t)
+	p.gauge(c, 1)
+	if c == Live {
+		t.watchdog = time.AfterFunc(t.Timeout+grace(t.Timeout), func() { p.watch(t) })
+	}
+	if ctx.Done() != nil {
+		// Runs on its own goroutine, at once if ctx has ended already.
+		t.stopCtx = context.AfterFunc(ctx, func() { p.requesterGone(t) })
+	}
+	p.cond.Signal()
+	return nil
+}
+
+// unqueueLocked takes a queued task out of its queue and out of the
+// watchdog's and the context's reach, leaving it in state s.
+func (p *Pool) unqueueLocked(t *task, s taskState) {
+	p.queues[t.Class].Remove(t.elem)
+	t.elem = nil
+	t.state = s
+	p.gauge(t.Class, -1)
+	if t.watchdog != nil {
+		t.watchdog.Stop()
+	}
+	if t.stopCtx != nil {
+		t.stopCtx()
+	}
+}
+
+// requesterGone drops a task still queued when its context ends.
+func (p *Pool) requesterGone(t *task) {
+	p.mu.Lock()
+	if t.state != taskQueued {
+		p.mu.Unlock()
+		return
+	}
+	p.unqueueLocked(t, taskDropped)
+	p.mu.Unlock()
+	err := fmt.Errorf("bot job dropped before it started: %w", t.ctx.Err())
+	if t.work != nil {
+		t.workDone <- err
+	} else if t.Done != nil {
+		t.Done(Result{Err: err})
+	}
+}
+
+// watch is a queued live turn's watchdog, every deadline and grace of it:
+// when every worker is held by a job past its deadline, nothing may free
+// one soon, and the turn is answered with a random legal move (its state is
+// still untouched: no bot has it); else the turn waits for a worker, as long
+// as that takes.
+func (p *Pool) watch(t *task) {
+	p.mu.Lock()
+	if t.state != taskQueued {
+		p.mu.Unlock()
+		return
+	}
+	if p.overrun < p.workers {
+		t.watchdog.Reset(t.Timeout + grace(t.Timeout))
+		p.mu.Unlock()
+		return
+	}
+	p.unqueueLocked(t, taskExpired)
+	p.mu.Unlock()
+	p.log.Warn("bot turn answered at random: every worker is held by a bot past its deadline",
+		zap.String("game", t.Game), zap.String("level", t.Level), zap.Duration("timeout", t.Timeout))
+	res := fallback(t.State.Legal(t.Seat), rand.New(rand.NewPCG(t.Seed, t.Seed>>1)))
+	res.Took = t.Timeout + grace(t.Timeout)
+	p.observe(t.Job, res)
+	if t.Done != nil {
+		t.Done(res)
+	}
+}
+
+// Close stops the workers and waits for them (a bot still thinking is
+// waited for, and its answer dropped). Queued jobs are dropped: bot turns
+// without an answer, analyses with ErrClosed.
 func (p *Pool) Close() {
-	p.once.Do(func() { close(p.quit) })
+	p.mu.Lock()
+	if !p.closed {
+		p.closed = true
+		close(p.quit)
+	}
+	var dropped []*task
+	for c := range p.queues {
+		for e := p.queues[c].Front(); e != nil; e = p.queues[c].Front() {
+			t := e.Value.(*task)
+			p.unqueueLocked(t, taskDropped)
+			dropped = append(dropped, t)
+		}
+	}
+	p.cond.Broadcast()
+	p.mu.Unlock()
+	for _, t := range dropped {
+		if t.work != nil {
+			t.workDone <- ErrClosed
+		}
+	}
 	p.wg.Wait()
-	for {
-		select {
-		case q := <-p.jobs:
-			q.drop()
-		default:
-			return
-		}
-	}
-}
-
-// The life of a queued job: a worker starts it, or its watchdog answers it
-// with a fallback when it is still queued at its deadline, or Close drops
-// it. Whoever moves it out of jobQueued first owns the answer.
-const (
-	jobQueued int32 = iota
-	jobStarted
-	jobExpired
-	jobDropped
-)
-
-// queued is a job in the queue, with its watchdog.
-type queued struct {
-	Job
-	state atomic.Int32
-	timer *time.Timer
-}
-
-// newQueued wraps j for the queue and arms its watchdog: at its deadline
-// and grace, a job no worker has started is answered with a random legal
-// move (its state is still untouched: no bot has it).
-func (p *Pool) newQueued(j Job) *queued {
-	if j.Timeout <= 0 {
-		j.Timeout = p.timeout
-	}
-	q := &queued{Job: j}
-	q.watch(p)
-	return q
-}
-
-// drop takes a job that will never run out of the queue's life.
-func (q *queued) drop() {
-	q.state.CompareAndSwap(jobQueued, jobDropped)
-	q.timer.Stop()
-}
-
-func (q *queued) watch(p *Pool) {
-	q.timer = time.AfterFunc(q.Timeout+grace(q.Timeout), func() {
-		if !q.state.CompareAndSwap(jobQueued, jobExpired) {
-			return
-		}
-		p.log.Warn("bot turn waited past its deadline in the queue", zap.String("game", q.Game),
-			zap.String("level", q.Level), zap.Duration("timeout", q.Timeout))
-		res := fallback(q.State.Legal(q.Seat), rand.New(rand.NewPCG(q.Seed, q.Seed>>1)))
-		res.Took = q.Timeout + grace(q.Timeout)
-		p.observe(q.Job, res)
-		if q.Done != nil {
-			q.Done(res)
-		}
-	})
 }
 
 // grace is how long after its deadline a bot's answer is waited for.
@@ -213,25 +400,75 @@ func grace(timeout time.Duration) time.Duration {
 	return max(timeout/4, 50*time.Millisecond)
 }
 
-func (p *Pool) gauge(d float64) {
+func (p *Pool) gauge(c Class, d float64) {
 	if p.m != nil {
-		p.m.BotQueue.Add(d)
+		p.m.BotQueue.WithLabelValues(c.String()).Add(d)
 	}
 }
 
 func (p *Pool) worker() {
 	defer p.wg.Done()
 	for {
-		select {
-		case <-p.quit:
-			return
-		case q := <-p.jobs:
-			p.gauge(-1)
-			if q.state.CompareAndSwap(jobQueued, jobStarted) {
-				q.timer.Stop()
-				p.run(q.Job)
-			}
+		p.mu.Lock()
+		t := p.nextLocked()
+		for t == nil && !p.closed {
+			p.cond.Wait()
+			t = p.nextLocked()
 		}
+		if t == nil {
+			p.mu.Unlock()
+			return
+		}
+		p.unqueueLocked(t, taskStarted)
+		p.running[t.Class]++
+		p.mu.Unlock()
+
+		if t.work != nil {
+			p.analyse(t)
+		} else {
+			p.run(t.Job)
+		}
+
+		p.mu.Lock()
+		p.running[t.Class]--
+		// A class's slot is free: a worker waiting may take its next job.
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	}
+}
+
+// nextLocked returns the task a free worker takes, or nil: the oldest live
+// turn; else, while the classes below hold fewer than their share of the
+// workers, the oldest stateless move, then the oldest analysis, each within
+// its class's running bound. Nil once the pool is closed.
+func (p *Pool) nextLocked() *task {
+	if p.closed {
+		return nil
+	}
+	if e := p.queues[Live].Front(); e != nil {
+		return e.Value.(*task)
+	}
+	if p.running[Stateless]+p.running[Analysis] >= p.background {
+		return nil
+	}
+	for _, c := range []Class{Stateless, Analysis} {
+		if e := p.queues[c].Front(); e != nil && p.running[c] < p.limits[c].running {
+			return e.Value.(*task)
+		}
+	}
+	return nil
+}
+
+// overrunning marks the worker's job as past its deadline and grace until
+// the returned function is called.
+func (p *Pool) overrunning() (over func()) {
+	p.mu.Lock()
+	p.overrun++
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		p.overrun--
+		p.mu.Unlock()
 	}
 }
 
@@ -240,14 +477,12 @@ type answer struct {
 	err  error
 }
 
-// run plays one job. The bot runs on its own goroutine so that the answer
-// can be given at the deadline, but the worker waits for the bot to return
-// before taking the next job: the pool never runs more bots than workers.
+// run plays one bot turn. The bot runs on its own goroutine so that the
+// answer can be given at the deadline, but the worker waits for the bot to
+// return before taking the next job: the pool never runs more bots than
+// workers.
 func (p *Pool) run(j Job) {
 	timeout := j.Timeout
-	if timeout <= 0 {
-		timeout = p.timeout
-	}
 	start := time.Now()
 	deadline := start.Add(timeout)
 	rng := rand.New(rand.NewPCG(j.Seed, j.Seed^0x9e3779b97f4a7c15))
@@ -282,7 +517,8 @@ func (p *Pool) run(j Job) {
 	case <-timer.C:
 		p.log.Warn("bot timed out", zap.String("game", j.Game), zap.String("level", j.Level), zap.Duration("timeout", timeout))
 		res = fallback(legal, fallbackRng)
-		defer func() { <-ch }()
+		over := p.overrunning()
+		defer func() { <-ch; over() }()
 	case <-p.quit:
 		<-ch
 		return
@@ -292,6 +528,38 @@ func (p *Pool) run(j Job) {
 	if j.Done != nil {
 		j.Done(res)
 	}
+}
+
+// analyse runs an analysis on the worker and hands its error to Analyse.
+func (p *Pool) analyse(t *task) {
+	start := time.Now()
+	var mu sync.Mutex
+	finished := false
+	var over func()
+	overTimer := time.AfterFunc(t.Timeout+grace(t.Timeout), func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !finished {
+			p.log.Warn("analysis overran its deadline", zap.Duration("timeout", t.Timeout))
+			over = p.overrunning()
+		}
+	})
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("analysis panic: %v", r)
+			}
+		}()
+		return t.work(t.ctx, start.Add(t.Timeout))
+	}()
+	overTimer.Stop()
+	mu.Lock()
+	finished = true
+	if over != nil {
+		over()
+	}
+	mu.Unlock()
+	t.workDone <- err
 }
 
 func (p *Pool) observe(j Job, res Result) {

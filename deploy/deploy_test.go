@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,11 @@ func num(t *testing.T, v any, path ...any) int {
 }
 
 // served checks that the real service answers 200 at each path.
-func served(t *testing.T, paths ...string) {
+func served(t *testing.T, paths ...string) { answers(t, http.StatusOK, paths...) }
+
+// answers checks that the real service's public listener answers status on
+// each of paths.
+func answers(t *testing.T, status int, paths ...string) {
 	t.Helper()
 	s := testserver.Start(t)
 	for _, p := range paths {
@@ -101,8 +106,8 @@ func served(t *testing.T, paths ...string) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("GET %s: got %s, want 200 OK", p, resp.Status)
+		if resp.StatusCode != status {
+			t.Errorf("GET %s: got %s, want %d", p, resp.Status, status)
 		}
 	}
 }
@@ -187,6 +192,38 @@ func TestKubernetesManifests(t *testing.T) {
 	if !strings.Contains(redisURL, "//"+str(t, byKind["StatefulSet"][0], "spec", "serviceName")+":") {
 		t.Errorf("TABULEIRO_REDIS %q does not name the redis Service", redisURL)
 	}
+	// The metrics are on a port of their own, which the Service does not
+	// expose, and the public listener does not serve them.
+	var metricsAddr string
+	for _, e := range get(t, c, "env").([]any) {
+		if str(t, e, "name") == "TABULEIRO_METRICS_ADDR" {
+			metricsAddr = str(t, e, "value")
+		}
+	}
+	if metricsAddr == "" || strings.HasSuffix(metricsAddr, ":"+strconv.Itoa(num(t, c, "ports", 0, "containerPort"))) {
+		t.Errorf("TABULEIRO_METRICS_ADDR %q: want a port of its own", metricsAddr)
+	}
+	for _, p := range get(t, lobbySvc, "spec", "ports").([]any) {
+		if tp := str(t, p, "targetPort"); tp != port {
+			t.Errorf("Service lobby exposes port %q besides %q", tp, port)
+		}
+	}
+	answers(t, http.StatusNotFound, "/metrics")
+	// Redis has a memory budget and refuses writes past it.
+	args := strings.Join(anyStrings(get(t, byKind["StatefulSet"][0], "spec", "template", "spec", "containers", 0, "args")), " ")
+	checkRedisMemory(t, "the Redis StatefulSet", args)
+}
+
+// checkRedisMemory checks that a Redis configuration sets maxmemory and the
+// noeviction policy (deploy/README.md, "Memory").
+func checkRedisMemory(t *testing.T, what, conf string) {
+	t.Helper()
+	if !regexp.MustCompile(`maxmemory\s+\d+[kmg]b`).MatchString(conf) {
+		t.Errorf("%s sets no maxmemory", what)
+	}
+	if !regexp.MustCompile(`maxmemory-policy\s+noeviction`).MatchString(conf) {
+		t.Errorf("%s does not refuse writes when full (maxmemory-policy noeviction)", what)
+	}
 }
 
 func TestCompose(t *testing.T) {
@@ -231,6 +268,17 @@ func TestCompose(t *testing.T) {
 	if !strings.Contains(string(caddy), want) {
 		t.Errorf("Caddyfile has no %q upstream", want)
 	}
+	if !regexp.MustCompile(`@private path /metrics[^\n]*\n\s*respond @private 404`).Match(caddy) {
+		t.Error("the Caddyfile does not refuse /metrics")
+	}
+	if m := str(t, lobby, "environment", "TABULEIRO_METRICS_ADDR"); m == "" || m == addr {
+		t.Errorf("TABULEIRO_METRICS_ADDR %q: want a port of its own, not %s", m, addr)
+	}
+	conf, err := os.ReadFile("redis.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRedisMemory(t, "redis.conf", string(conf))
 	stop, err := time.ParseDuration(str(t, lobby, "stop_grace_period"))
 	if err != nil || stop <= drainTimeout*time.Second {
 		t.Errorf("stop_grace_period %v (%v) is not longer than the %ds drain", stop, err, drainTimeout)

@@ -23,15 +23,17 @@ func debugMux() *http.ServeMux {
 	return mux
 }
 
-// serveDebug listens on addr and serves debugMux until the returned stop
-// function is called.
-func serveDebug(addr string, log *zap.Logger) (stop func(), err error) {
+// serveAside listens on addr and serves h there, on a listener of its own
+// (the profiles, the metrics: never on the public one), until the returned
+// stop function is called. what names it in errors and logs.
+func serveAside(what, addr string, h http.Handler, log *zap.Logger) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("debug listener %s: %w", addr, err)
+		return nil, fmt.Errorf("%s listener %s: %w", what, addr, err)
 	}
-	hs := &http.Server{Handler: debugMux(), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 20 * time.Second,
+		IdleTimeout: 60 * time.Second, MaxHeaderBytes: 16 << 10}
 	go func() { _ = hs.Serve(ln) }()
-	log.Info("debug listening", zap.String("addr", ln.Addr().String()))
+	log.Info(what+" listening", zap.String("addr", ln.Addr().String()))
 	return func() { _ = hs.Close() }, nil
 }

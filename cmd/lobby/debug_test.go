@@ -10,14 +10,14 @@ import (
 	"go.uber.org/zap"
 )
 
-func TestServeDebug(t *testing.T) {
-	stop, err := serveDebug("127.0.0.1:0", zap.NewNop())
+func TestServeAside(t *testing.T) {
+	stop, err := serveAside("debug", "127.0.0.1:0", debugMux(), zap.NewNop())
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop()
-	if _, err := serveDebug("256.0.0.1:1", zap.NewNop()); err == nil {
-		t.Error("serveDebug on a bad address: got no error")
+	if _, err := serveAside("debug", "256.0.0.1:1", debugMux(), zap.NewNop()); err == nil {
+		t.Error("serveAside on a bad address: got no error")
 	}
 }
 

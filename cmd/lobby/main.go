@@ -1,5 +1,6 @@
 // Command lobby runs the Tabuleiro service: the web client, the WebSocket
-// endpoint, the HTTP API and the metrics on one address.
+// endpoint and the HTTP API on one address, the metrics (-metrics-addr) and
+// the profiles (-debug-addr) each on an address of their own.
 //
 // Configuration comes from flags, each with an environment variable
 // (docs/configuration.md). SIGTERM or SIGINT stops it gracefully.
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"runtime"
@@ -25,6 +27,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -89,6 +92,7 @@ type options struct {
 	addr, redisURL, prefix, origins string
 	bots                            int
 	botTimeout, watchDelay, grace   time.Duration
+	abortAfter                      time.Duration
 	adjourn                         int
 	rate                            float64
 	burst                           int
@@ -97,10 +101,14 @@ type options struct {
 	node                            string
 	leaseTTL                        time.Duration
 	retention                       time.Duration
-	debugAddr                       string
+	guestTTL, idleRoomTTL           time.Duration
+	debugAddr, metricsAddr          string
 	warmUp                          bool
 	botCores                        int
 	memoryLimit                     int64
+	maxConns, maxConnsPerAddr       int
+	trustedProxies                  []netip.Prefix
+	botAPIPerClient                 int
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -121,6 +129,9 @@ func main() {
 	logLevel := flag.String("log-level", env("TABULEIRO_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env TABULEIRO_LOG_LEVEL)")
 	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
 	flag.DurationVar(&o.retention, "retention", envDuration("TABULEIRO_RETENTION", redisstore.DefaultRetention), "how long a finished game (its snapshot and move log) is kept in the store (env TABULEIRO_RETENTION)")
+	flag.DurationVar(&o.abortAfter, "abort-after", envDuration("TABULEIRO_ABORT_AFTER", rooms.DefaultAbortAfter), "in a game with a clock, how long each side has for its first move, which its clock does not time, before the game is aborted with no result (env TABULEIRO_ABORT_AFTER)")
+	flag.DurationVar(&o.guestTTL, "guest-ttl", envDuration("TABULEIRO_GUEST_TTL", store.DefaultGuestTTL), "how long a guest identity is kept after its last hello or the last save of an unfinished game it plays; at least -idle-room-ttl (env TABULEIRO_GUEST_TTL)")
+	flag.DurationVar(&o.idleRoomTTL, "idle-room-ttl", envDuration("TABULEIRO_IDLE_ROOM_TTL", store.DefaultIdleRoomTTL), "how long an unfinished room (waiting, adjourned, or with no move) is kept in the store after its last change (env TABULEIRO_IDLE_ROOM_TTL)")
 	flag.IntVar(&o.adjourn, "adjourn-factor", envInt("TABULEIRO_ADJOURN_FACTOR", rooms.DefaultAdjournFactor), "a game without a clock that nobody is in is adjourned after grace times this (env TABULEIRO_ADJOURN_FACTOR)")
 	flag.StringVar(&o.origins, "origins", env("TABULEIRO_ORIGINS", ""), "comma-separated Origins allowed for /ws besides the same origin; * allows any (env TABULEIRO_ORIGINS)")
 	flag.IntVar(&o.botCores, "bot-cores", envInt("TABULEIRO_BOT_CORES", max(1, runtime.NumCPU()-1)), "how many bot search threads may run at once, so that the rest of the cores always serve the rooms; 0 lets them use every core (env TABULEIRO_BOT_CORES)")
@@ -135,7 +146,12 @@ func main() {
 	flag.DurationVar(&o.leaseTTL, "lease-ttl", envDuration("TABULEIRO_LEASE_TTL", rooms.DefaultLeaseTTL), "with -cluster, how long a room's lease lasts unless renewed (every third of it); a dead node's rooms move after this (env TABULEIRO_LEASE_TTL)")
 	flag.BoolVar(&o.warmUp, "warm-up", envBool("TABULEIRO_WARM_UP", true), "build the bots' precomputed tables at start-up, a few seconds of one core (env TABULEIRO_WARM_UP); false leaves it to the first game that needs them, for benchmarks of the steady state")
 	flag.StringVar(&o.debugAddr, "debug-addr", env("TABULEIRO_DEBUG_ADDR", ""), "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty serves nothing. Keep it off public interfaces (env TABULEIRO_DEBUG_ADDR)")
+	flag.StringVar(&o.metricsAddr, "metrics-addr", env("TABULEIRO_METRICS_ADDR", ""), "serve the Prometheus metrics (/metrics) on this address, e.g. :9090, on a listener of its own; empty serves none. Never the public address (env TABULEIRO_METRICS_ADDR)")
 	memLimit := flag.String("memory-limit", env("TABULEIRO_MEMORY_LIMIT", ""), "soft limit on the memory the Go runtime uses, e.g. 350MiB (B, KiB, MiB, GiB, TiB): the garbage collector runs more often as it is neared, it refuses nothing; empty leaves the runtime's own (GOMEMLIMIT, or none) (env TABULEIRO_MEMORY_LIMIT)")
+	flag.IntVar(&o.maxConns, "max-conns", envInt("TABULEIRO_MAX_CONNS", 0), "most connections open at once, WebSockets included; 0 derives it from the open-file limit (ulimit -n) less what the process keeps for itself (env TABULEIRO_MAX_CONNS)")
+	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
+	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
+	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -147,8 +163,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor and -retention must be positive")
+	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -abort-after, -guest-ttl and -idle-room-ttl must be positive")
+		os.Exit(2)
+	}
+	if o.guestTTL < o.idleRoomTTL {
+		fmt.Fprintln(os.Stderr, "lobby: -guest-ttl must be at least -idle-room-ttl: a player's identity must outlive the rooms it is seated in")
 		os.Exit(2)
 	}
 	if o.cluster && (o.redisURL == "" || o.leaseTTL < 30*time.Millisecond) {
@@ -170,6 +190,14 @@ func main() {
 	o.memoryLimit = limit
 	if o.rate <= 0 || o.burst <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
+		os.Exit(2)
+	}
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more, -bot-api-per-client positive")
+		os.Exit(2)
+	}
+	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
+		fmt.Fprintln(os.Stderr, "lobby: -trusted-proxy:", err)
 		os.Exit(2)
 	}
 	zc := zap.NewProductionConfig()
@@ -194,7 +222,7 @@ func run(log *zap.Logger, o options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
-	st, err := openStore(ctx, o.redisURL, o.prefix, o.retention)
+	st, err := openStore(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -207,9 +235,14 @@ func run(log *zap.Logger, o options) error {
 		}
 	}
 	engine.LimitSearch(o.botCores)
+	maxConns, err := connCap(o.maxConns, st)
+	if err != nil {
+		return err
+	}
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
-		Root: web.Handler()}
+		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
+		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
 	if o.cluster {
 		b, err := openBroker(st, o.prefix)
@@ -231,20 +264,28 @@ func run(log *zap.Logger, o options) error {
 		}()
 	}
 	if o.debugAddr != "" {
-		stopDebug, err := serveDebug(o.debugAddr, log)
+		stopDebug, err := serveAside("debug", o.debugAddr, debugMux(), log)
 		if err != nil {
 			return err
 		}
 		defer stopDebug()
 	}
+	if o.metricsAddr != "" {
+		stopMetrics, err := serveAside("metrics", o.metricsAddr, srv.MetricsHandler(), log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := srv.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(srv.Listen(ln)) }()
 	log.Info("lobby listening", zap.String("addr", ln.Addr().String()), zap.Bool("redis", o.redisURL != ""),
+		zap.Int("maxConns", maxConns), zap.Int("maxConnsPerAddr", o.maxConnsPerAddr), zap.Int("maxWebSockets", server.WebSocketShare(maxConns)),
 		zap.Int("bots", o.bots), zap.Int("botCores", o.botCores), zap.Strings("origins", allowed), zap.Bool("compress", o.compress),
 		zap.Bool("cluster", o.cluster), zap.String("node", o.node))
 
@@ -267,9 +308,49 @@ func run(log *zap.Logger, o options) error {
 	return nil
 }
 
-func openStore(ctx context.Context, redisURL, prefix string, retention time.Duration) (store.Store, error) {
-	if redisURL == "" {
-		return memstore.New(memstore.WithRetention(retention)), nil
+// defaultMaxConnsPerAddr is -max-conns-per-addr's default: a classroom of
+// 30 behind one NAT holds about 30 WebSockets and a few kept-alive HTTP
+// connections each.
+const defaultMaxConnsPerAddr = 128
+
+// fdReserve is how many open files the process keeps for itself besides
+// the store's connections: listeners, the Redis pub/sub connection, logs,
+// the runtime's own, and spares.
+const fdReserve = 128
+
+// connCap is the cap on connections: the one asked for, or the open-file
+// limit less what the process keeps for itself (fdReserve and the store's
+// connection pools), so that running out of file descriptors is prevented
+// by refusing connections, never discovered by failing to accept. Asking
+// for more than the limit allows is an error.
+func connCap(asked int, st store.Store) (int, error) {
+	files, err := netlimit.OpenFileLimit()
+	if err != nil {
+		if asked > 0 {
+			return asked, nil
+		}
+		return 0, fmt.Errorf("-max-conns: %w; set it", err)
 	}
-	return openRedis(ctx, redisURL, prefix, retention)
+	reserve := fdReserve + storeConns(st)
+	budget, err := netlimit.ConnBudget(files, reserve)
+	if err != nil {
+		return 0, fmt.Errorf("-max-conns: %w", err)
+	}
+	if asked > budget {
+		return 0, fmt.Errorf("-max-conns %d is more than the open-file limit allows: %d files less %d kept for the process leave %d; raise ulimit -n or lower -max-conns",
+			asked, files, reserve, budget)
+	}
+	if asked > 0 {
+		return asked, nil
+	}
+	return budget, nil
+}
+
+func openStore(ctx context.Context, o options) (store.Store, error) {
+	if o.redisURL == "" {
+		return memstore.New(memstore.WithRetention(o.retention), memstore.WithIdleRoomTTL(o.idleRoomTTL),
+			memstore.WithGuestTTL(o.guestTTL)), nil
+	}
+	return openRedis(ctx, o.redisURL, o.prefix, redisstore.WithRetention(o.retention), redisstore.WithIdleRoomTTL(o.idleRoomTTL),
+		redisstore.WithGuestTTL(o.guestTTL))
 }
