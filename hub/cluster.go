@@ -465,7 +465,7 @@ func (cl *cluster) frames(w *wire) {
 // forward sends c's message for room to owner and waits until the room took
 // it: ackOK, ackGone (not served there), or "" (no answer in time).
 func (cl *cluster) forward(ctx context.Context, owner string, c *conn, m *protocol.ClientMessage, wait bool) string {
-	w := &wire{K: "cmd", Room: m.Room, Conn: c.id, Player: c.playerID, Name: c.name, Patch: c.patch, Msg: m}
+	w := &wire{K: "cmd", Room: m.Room, Conn: c.id, Player: c.playerID, Name: c.PlayerName(), Patch: c.patch, Msg: m}
 	if !wait {
 		cl.publish(owner, w)
 		return ackOK

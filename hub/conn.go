@@ -2,9 +2,12 @@ package hub
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -27,7 +30,13 @@ type conn struct {
 	ws     *websocket.Conn
 	id     uint64
 	remote string
-	start  time.Time
+	// client is the client's address (ClientAddr); addrKey what it is
+	// counted under for MaxConnsPerAddr.
+	client  netip.Addr
+	addrKey string
+	start   time.Time
+	// helloTimer closes the connection if it has no player in time.
+	helloTimer *time.Timer
 	// wake tells the writer frames were queued (capacity 1).
 	wake chan struct{}
 	quit chan struct{}
@@ -36,17 +45,21 @@ type conn struct {
 	// code before the socket goes away.
 	readerDone chan struct{}
 
-	// playerID and name are set once by hello, before the connection
+	// playerID and tokenHash are set once by hello, before the connection
 	// talks to any room (the channel send to the room orders it).
-	playerID string
-	name     string
+	playerID  string
+	tokenHash string
+	// name is the player's display name: set by hello, changed by
+	// player.rename on any of the player's connections, read by rooms.
+	name atomic.Pointer[string]
 	// patch: the client asked for room.patch frames in hello.
 	patch bool
 	// deflate: permessage-deflate was negotiated at the upgrade.
 	deflate bool
 
 	mu          sync.Mutex
-	queue       frameQueue // at most Config.SendQueue frames
+	queue       frameQueue // at most Config.SendQueue frames, SendQueueBytes bytes
+	greeted     bool       // the client said hello: the hello deadline is met
 	closed      bool
 	closeCode   int
 	closeReason string
@@ -61,10 +74,16 @@ type conn struct {
 	violations int
 }
 
-func (c *conn) ConnID() uint64     { return c.id }
-func (c *conn) PlayerID() string   { return c.playerID }
-func (c *conn) PlayerName() string { return c.name }
-func (c *conn) WantsPatch() bool   { return c.patch }
+func (c *conn) ConnID() uint64   { return c.id }
+func (c *conn) PlayerID() string { return c.playerID }
+func (c *conn) PlayerName() string {
+	if p := c.name.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+func (c *conn) setName(name string) { c.name.Store(&name) }
+func (c *conn) WantsPatch() bool    { return c.patch }
 
 // Send queues f; a full queue drops the connection (never waits).
 func (c *conn) Send(f *protocol.Frame) bool {
@@ -73,8 +92,10 @@ func (c *conn) Send(f *protocol.Frame) bool {
 		c.mu.Unlock()
 		return false
 	}
-	if c.queue.push(f, c.h.cfg.SendQueue) {
+	if c.queue.push(f, c.h.cfg.SendQueue, c.h.cfg.SendQueueBytes) {
+		held := c.queue.held
 		c.mu.Unlock()
+		c.h.notePeak(held)
 		select {
 		case c.wake <- struct{}{}:
 		default: // the writer has been told already
@@ -87,6 +108,29 @@ func (c *conn) Send(f *protocol.Frame) bool {
 	}
 	c.kill(protocol.CloseTryLater, "too slow: outgoing queue full")
 	return false
+}
+
+// greet records that the client said hello, so that the hello deadline no
+// longer applies.
+func (c *conn) greet() {
+	c.mu.Lock()
+	c.greeted = true
+	c.mu.Unlock()
+	c.helloTimer.Stop()
+}
+
+// noHello closes a connection that has not said hello by the deadline.
+func (c *conn) noHello() {
+	c.mu.Lock()
+	greeted := c.greeted
+	c.mu.Unlock()
+	if greeted {
+		return
+	}
+	if c.h.cfg.Metrics != nil {
+		c.h.cfg.Metrics.Refused.WithLabelValues("no_hello").Inc()
+	}
+	c.kill(protocol.ClosePolicy, fmt.Sprintf("no hello within %v", c.h.cfg.HelloTimeout))
 }
 
 func (c *conn) Joined(r *rooms.Room) bool {
@@ -178,15 +222,14 @@ func (c *conn) writer() {
 // flush writes the queued frames in order until the queue is empty or the
 // connection is closing (the writer's quit case then takes over).
 func (c *conn) flush() error {
+	var sent *protocol.Frame
 	for {
 		select {
 		case <-c.quit:
 			return nil
 		default:
 		}
-		c.mu.Lock()
-		f := c.queue.pop()
-		c.mu.Unlock()
+		f := c.next(sent)
 		if f == nil {
 			return nil
 		}
@@ -194,16 +237,27 @@ func (c *conn) flush() error {
 		if err := c.write(f); err != nil {
 			return err
 		}
+		sent = f
 	}
+}
+
+// next releases the bytes of the frame just written, if any, and pops the
+// next one (nil when none), in one critical section.
+func (c *conn) next(sent *protocol.Frame) *protocol.Frame {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sent != nil {
+		c.queue.written(sent)
+	}
+	return c.queue.pop()
 }
 
 // drain writes what is queued, on a closing connection; it stops at the
 // first failure.
 func (c *conn) drain() {
+	var sent *protocol.Frame
 	for {
-		c.mu.Lock()
-		f := c.queue.pop()
-		c.mu.Unlock()
+		f := c.next(sent)
 		if f == nil {
 			return
 		}
@@ -211,6 +265,7 @@ func (c *conn) drain() {
 		if c.write(f) != nil {
 			return
 		}
+		sent = f
 	}
 }
 
@@ -350,11 +405,13 @@ func (c *conn) cleanup() {
 		h.gone(c, id)
 	}
 	h.forget(c)
+	c.helloTimer.Stop()
+	h.release(c.addrKey)
 	if h.cfg.Metrics != nil {
 		h.cfg.Metrics.Connections.Dec()
 	}
 	h.log.Info("connection closed", zap.Uint64("conn", c.id), zap.String("player", c.playerID),
-		zap.String("remote", c.remote), zap.Duration("duration", time.Since(c.start)),
+		zap.String("remote", c.remote), zap.Stringer("client", c.client), zap.Duration("duration", time.Since(c.start)),
 		zap.Int("code", code), zap.String("reason", reason))
 	h.wg.Done()
 }

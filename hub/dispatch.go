@@ -12,6 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -48,6 +49,10 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 	var perr *protocol.Error
 	switch m.Type {
 	case protocol.TypeHello:
+		// Said in time: the hello deadline is met as the hello arrives,
+		// however long the store takes to answer it (welcome, or internal
+		// and the client says it again) and to seat the player again.
+		c.greet()
 		perr = h.hello(c, &m)
 	case protocol.TypeLobbyWatch:
 		h.mu.Lock()
@@ -71,8 +76,12 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 		c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID, Queued: false}))
 	case protocol.TypeRoomCreate:
 		perr = h.create(c, &m)
+	case TypePlayerRename:
+		perr = h.rename(c, &m)
 	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomResign, protocol.TypeRoomLeave,
-		protocol.TypeRoomChat, protocol.TypeRoomRematch, protocol.TypeRoomClaim:
+		protocol.TypeRoomChat, protocol.TypeRoomRematch, protocol.TypeRoomClaim, protocol.TypeRoomAbort,
+		protocol.TypeRoomDrawOffer, protocol.TypeRoomDrawAccept, protocol.TypeRoomDrawDecline,
+		protocol.TypeRoomTakebackAsk, protocol.TypeRoomTakebackAccept, protocol.TypeRoomTakebackDecline:
 		perr = h.roomMessage(c, &m)
 	default:
 		perr = protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type)
@@ -87,7 +96,9 @@ func isKnownType(t string) bool {
 	case protocol.TypeHello, protocol.TypeLobbyWatch, protocol.TypeLobbyUnwatch, protocol.TypeMatchFind,
 		protocol.TypeMatchCancel, protocol.TypeRoomCreate, protocol.TypeRoomJoin, protocol.TypeRoomMove,
 		protocol.TypeRoomResign, protocol.TypeRoomLeave, protocol.TypeRoomChat, protocol.TypeRoomRematch,
-		protocol.TypeRoomClaim:
+		protocol.TypeRoomClaim, protocol.TypeRoomAbort, protocol.TypeRoomDrawOffer, protocol.TypeRoomDrawAccept,
+		protocol.TypeRoomDrawDecline, protocol.TypeRoomTakebackAsk, protocol.TypeRoomTakebackAccept,
+		protocol.TypeRoomTakebackDecline, TypePlayerRename:
 		return true
 	}
 	return false
@@ -136,7 +147,7 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		if name == "" {
 			name = fmt.Sprintf("guest-%04d", rand.IntN(10000))
 		}
-		p = store.Player{ID: "p" + rooms.NewID(), Name: name, TokenHash: hash}
+		p = store.Player{ID: store.PlayerID(hash), Name: name, TokenHash: hash}
 		if err := h.cfg.Store.SavePlayer(ctx, p); err != nil {
 			h.log.Error("save player failed", zap.Error(err))
 			return protocol.Errorf(protocol.CodeInternal, "could not save the player, try again")
@@ -156,7 +167,8 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 			roomIDs = ids
 		}
 	}
-	c.playerID, c.name = p.ID, p.Name
+	c.playerID, c.tokenHash = p.ID, p.TokenHash
+	c.setName(p.Name)
 	var features []string
 	if slices.Contains(m.Features, protocol.FeaturePatch) {
 		c.patch = true
@@ -184,22 +196,21 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	return nil
 }
 
-func (h *Hub) checkGame(game, variant string) (seats int, perr *protocol.Error) {
+// checkGame checks that a message names a game and a variant the catalog
+// has, and returns the game and the variant's seats; Rooms.Create checks
+// the rest of the room's spec (bot levels, seats, clock).
+func (h *Hub) checkGame(game, variant string) (g engine.Game, seats int, perr *protocol.Error) {
 	if game == "" {
-		return 0, missing("game")
+		return nil, 0, missing("game")
 	}
 	if variant == "" {
-		return 0, missing("variant")
+		return nil, 0, missing("variant")
 	}
-	g, ok := h.cfg.Catalog.Game(game)
-	if !ok {
-		return 0, protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", game)
+	g, v, perr := rooms.GameVariant(h.cfg.Catalog, game, variant)
+	if perr != nil {
+		return nil, 0, perr
 	}
-	v, ok := g.Info().Variant(variant)
-	if !ok {
-		return 0, protocol.Errorf(protocol.CodeUnknownGame, "game %s has no variant %q", game, variant)
-	}
-	return v.Seats, nil
+	return g, v.Seats, nil
 }
 
 // roomQuota refuses a request that would put c in a room it is not in when
@@ -215,7 +226,7 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr := h.roomQuota(c, ""); perr != nil {
 		return perr
 	}
-	seats, perr := h.checkGame(m.Game, m.Variant)
+	_, seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
 	}
@@ -261,7 +272,7 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		p.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: seat}))
 	}
 	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant,
-		Seats: []rooms.Seat{{PlayerID: pair[0].playerID, Name: pair[0].name}, {PlayerID: pair[1].playerID, Name: pair[1].name}},
+		Seats: []rooms.Seat{{PlayerID: pair[0].playerID, Name: pair[0].PlayerName()}, {PlayerID: pair[1].playerID, Name: pair[1].PlayerName()}},
 		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
@@ -278,11 +289,10 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr := h.roomQuota(c, ""); perr != nil {
 		return perr
 	}
-	seats, perr := h.checkGame(m.Game, m.Variant)
+	g, seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
 	}
-	g, _ := h.cfg.Catalog.Game(m.Game)
 	info := g.Info()
 	level := m.Level
 	needBot := m.Watch || m.Opponent == "bot"
@@ -292,9 +302,6 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 				return protocol.Errorf(protocol.CodeUnknownGame, "game %s has no bots", m.Game)
 			}
 			level = info.Levels[0].ID
-		}
-		if !info.HasLevel(level) {
-			return protocol.Errorf(protocol.CodeUnknownGame, "game %s has no bot level %q", m.Game, level)
 		}
 	}
 	seat := 0
@@ -316,7 +323,7 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
 		Watch: m.Watch, Clock: tc, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
-	me := rooms.Seat{PlayerID: c.playerID, Name: c.name}
+	me := rooms.Seat{PlayerID: c.playerID, Name: c.PlayerName()}
 	switch {
 	case m.Watch:
 		for i := range spec.Seats {
@@ -461,6 +468,20 @@ func postToRoom(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 		posted = r.Rematch(c, m.ID)
 	case protocol.TypeRoomClaim:
 		posted = r.Claim(c, m.ID)
+	case protocol.TypeRoomAbort:
+		posted = r.Abort(c, m.ID)
+	case protocol.TypeRoomDrawOffer:
+		posted = r.OfferDraw(c, m.ID)
+	case protocol.TypeRoomDrawAccept:
+		posted = r.AcceptDraw(c, m.ID)
+	case protocol.TypeRoomDrawDecline:
+		posted = r.DeclineDraw(c, m.ID)
+	case protocol.TypeRoomTakebackAsk:
+		posted = r.AskTakeback(c, m.ID)
+	case protocol.TypeRoomTakebackAccept:
+		posted = r.AcceptTakeback(c, m.ID)
+	case protocol.TypeRoomTakebackDecline:
+		posted = r.DeclineTakeback(c, m.ID)
 	case typeGone:
 		posted = r.Gone(c)
 	}

@@ -11,7 +11,9 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -23,6 +25,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -45,6 +48,18 @@ type Config struct {
 	// SendQueue is the number of frames queued for a client before it is
 	// dropped as too slow (default 256).
 	SendQueue int
+	// SendQueueBytes bounds the bytes of the frames queued for a client
+	// and of the one being written; a frame that would pass it drops the
+	// client as too slow, like a full SendQueue (default
+	// DefaultSendQueueBytes). A single frame larger than the bound is
+	// still sent when nothing else is held.
+	SendQueueBytes int
+	// SocketSendBuffer is the kernel send buffer (SO_SNDBUF) of each
+	// WebSocket, in bytes (default DefaultSocketSendBuffer; Linux holds up
+	// to twice it). A small one makes a client that stops reading fill
+	// its queue, and be dropped, after a bounded amount of memory instead
+	// of megabytes the kernel would buffer by itself.
+	SocketSendBuffer int
 	// PingPeriod, PongWait, WriteWait: keep-alive and write deadlines
 	// (defaults 25 s, 60 s, 10 s).
 	PingPeriod, PongWait, WriteWait time.Duration
@@ -69,7 +84,38 @@ type Config struct {
 	// Cluster, when not nil, makes this hub one of several nodes (see
 	// Cluster); StartCluster starts it.
 	Cluster *Cluster
+	// MaxConns caps the WebSocket connections open at once; past it an
+	// upgrade is answered 503 (busy) with Retry-After. 0 is no cap.
+	MaxConns int
+	// MaxConnsPerAddr caps the WebSocket connections of one client address
+	// (netlimit.Key of ClientAddr); past it an upgrade is answered 429
+	// (rate_limited) with Retry-After. 0 is no cap.
+	MaxConnsPerAddr int
+	// ClientAddr says who the client of a request is, for MaxConnsPerAddr
+	// and the logs (default: the peer's address; a netlimit.Resolver
+	// trusts a proxy's header).
+	ClientAddr func(*http.Request) netip.Addr
+	// HelloTimeout: a connection that has not said hello this long after
+	// it opened is closed with 1008 (default 10 s). A hello the store
+	// could not answer (internal) meets the deadline: the client says it
+	// again.
+	HelloTimeout time.Duration
 }
+
+// Defaults of the outgoing bounds: a client that stops reading holds at
+// most DefaultSendQueueBytes in its queue (or one larger frame) plus up to
+// twice DefaultSocketSendBuffer in the kernel before it is dropped with
+// 1013.
+const (
+	DefaultSendQueueBytes   = 256 << 10
+	DefaultSocketSendBuffer = 32 << 10
+)
+
+// DefaultHelloTimeout is Config.HelloTimeout's default.
+const DefaultHelloTimeout = 10 * time.Second
+
+// retryAfter is the Retry-After, in seconds, of a refused upgrade.
+const retryAfter = "5"
 
 // readBufferSize is each connection's read buffer, in bytes.
 const readBufferSize = 256
@@ -93,6 +139,14 @@ type Hub struct {
 	queues   map[queueKey][]*conn
 	byID     map[uint64]*conn
 
+	// peakHeld is the most bytes any connection's queue has held
+	// (SendQueuePeak).
+	peakHeld atomic.Int64
+	// open counts the connections admitted (upgrading or upgraded), for
+	// MaxConns; perAddr what each client address holds of them.
+	open    atomic.Int64
+	perAddr *netlimit.Counter
+
 	cl  *cluster       // nil on a single node
 	cwg sync.WaitGroup // the cluster's joins again
 
@@ -114,6 +168,12 @@ func New(cfg Config) *Hub {
 	}
 	if cfg.SendQueue <= 0 {
 		cfg.SendQueue = 256
+	}
+	if cfg.SendQueueBytes <= 0 {
+		cfg.SendQueueBytes = DefaultSendQueueBytes
+	}
+	if cfg.SocketSendBuffer <= 0 {
+		cfg.SocketSendBuffer = DefaultSocketSendBuffer
 	}
 	if cfg.PingPeriod <= 0 {
 		cfg.PingPeriod = 25 * time.Second
@@ -139,7 +199,13 @@ func New(cfg Config) *Hub {
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = 100
 	}
-	h := &Hub{cfg: cfg, log: cfg.Log,
+	if cfg.HelloTimeout <= 0 {
+		cfg.HelloTimeout = DefaultHelloTimeout
+	}
+	if cfg.ClientAddr == nil {
+		cfg.ClientAddr = func(r *http.Request) netip.Addr { return netlimit.PeerAddr(r.RemoteAddr) }
+	}
+	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
 		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{}, byID: map[uint64]*conn{},
 		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
@@ -175,7 +241,7 @@ func (h *Hub) checkOrigin(r *http.Request) bool {
 	return strings.EqualFold(u.Host, r.Host)
 }
 
-// ServeHTTP upgrades /ws requests.
+// ServeHTTP upgrades /ws requests, within the caps on connections.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	closing := h.closing
@@ -184,18 +250,30 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
+	addr := h.cfg.ClientAddr(r)
+	key, ok := h.admit(w, addr)
+	if !ok {
+		return
+	}
 	ws, err := h.upgrader.Upgrade(w, r, nil)
 	if err != nil {
+		h.release(key)
 		h.log.Info("websocket upgrade refused", zap.String("remote", r.RemoteAddr),
 			zap.String("origin", r.Header.Get("Origin")), zap.Error(err))
 		return
 	}
-	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, start: time.Now(),
+	if sb, ok := ws.NetConn().(interface{ SetWriteBuffer(int) error }); ok {
+		if err := sb.SetWriteBuffer(h.cfg.SocketSendBuffer); err != nil {
+			h.log.Warn("socket send buffer", zap.Error(err))
+		}
+	}
+	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, client: addr, addrKey: key, start: time.Now(),
 		deflate: h.cfg.Compression && offersDeflate(r.Header),
 		wake:    make(chan struct{}, 1), quit: make(chan struct{}), readerDone: make(chan struct{})}
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
+		h.release(key)
 		_ = ws.WriteControl(websocket.CloseMessage,
 			websocket.FormatCloseMessage(protocol.CloseRestart, "server restart"), time.Now().Add(time.Second))
 		ws.Close()
@@ -209,10 +287,67 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.cfg.Metrics.Connections.Inc()
 		h.cfg.Metrics.ConnTotal.Inc()
 	}
-	h.log.Info("connection opened", zap.Uint64("conn", c.id), zap.String("remote", c.remote))
+	h.log.Info("connection opened", zap.Uint64("conn", c.id), zap.String("remote", c.remote), zap.Stringer("client", addr))
+	c.helloTimer = time.AfterFunc(h.cfg.HelloTimeout, c.noHello)
 	go c.writer()
 	go c.reader()
 }
+
+// admit takes a place for a new connection of the client at addr within
+// MaxConns and MaxConnsPerAddr, or answers the refusal. The place is the
+// connection's until release(key).
+func (h *Hub) admit(w http.ResponseWriter, addr netip.Addr) (key string, ok bool) {
+	if n := h.open.Add(1); h.cfg.MaxConns > 0 && n > int64(h.cfg.MaxConns) {
+		h.open.Add(-1)
+		h.refuse(w, http.StatusServiceUnavailable, "ws_global",
+			protocol.Errorf(protocol.CodeBusy, "the server holds all the connections it can, try again later"))
+		return "", false
+	}
+	key = netlimit.Key(addr)
+	if !h.perAddr.Acquire(key) {
+		h.open.Add(-1)
+		h.refuse(w, http.StatusTooManyRequests, "ws_per_addr",
+			protocol.Errorf(protocol.CodeRateLimited, "too many connections from your address (at most %d)", h.cfg.MaxConnsPerAddr))
+		return "", false
+	}
+	return key, true
+}
+
+// release gives back the place admit took.
+func (h *Hub) release(key string) {
+	h.perAddr.Release(key)
+	h.open.Add(-1)
+}
+
+// refuse answers a refused upgrade as the HTTP API answers errors.
+func (h *Hub) refuse(w http.ResponseWriter, status int, reason string, e *protocol.Error) {
+	if h.cfg.Metrics != nil {
+		h.cfg.Metrics.Refused.WithLabelValues(reason).Inc()
+	}
+	var body protocol.HTTPError
+	body.Error.Code, body.Error.Message = e.Code, e.Msg
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", retryAfter)
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// SendQueuePeak returns the most bytes any connection's outgoing queue has
+// held since the hub started (frames queued and the one being written).
+func (h *Hub) SendQueuePeak() int { return int(h.peakHeld.Load()) }
+
+// notePeak records that a queue holds held bytes.
+func (h *Hub) notePeak(held int) {
+	for {
+		p := h.peakHeld.Load()
+		if int64(held) <= p || h.peakHeld.CompareAndSwap(p, int64(held)) {
+			return
+		}
+	}
+}
+
+// Conns returns how many WebSocket connections are open or upgrading.
+func (h *Hub) Conns() int { return int(h.open.Load()) }
 
 // forget removes a closed connection from every index.
 func (h *Hub) forget(c *conn) {

@@ -20,7 +20,7 @@ import (
 func (k queueKey) String() string { return k.game + "/" + k.variant }
 
 func (cl *cluster) entry(c *conn) store.MatchEntry {
-	return store.MatchEntry{Player: c.playerID, Name: c.name, Node: cl.cfg.Node, Conn: c.id}
+	return store.MatchEntry{Player: c.playerID, Name: c.PlayerName(), Node: cl.cfg.Node, Conn: c.id}
 }
 
 // isAlive says whether node was heard from within a lease's lifetime (a
@@ -94,7 +94,7 @@ func (cl *cluster) matchFind(c *conn, m *protocol.ClientMessage, key queueKey) *
 		break
 	}
 	h.LobbyChanged()
-	seats := []rooms.Seat{{PlayerID: other.Player, Name: other.Name}, {PlayerID: c.playerID, Name: c.name}}
+	seats := []rooms.Seat{{PlayerID: other.Player, Name: other.Name}, {PlayerID: c.playerID, Name: c.PlayerName()}}
 	mine := 1
 	if rand.IntN(2) == 1 {
 		seats[0], seats[1], mine = seats[1], seats[0], 0

@@ -36,7 +36,7 @@ func TestFrameQueue(t *testing.T) {
 			pushed, popped, refused := 0, 0, 0
 			for _, op := range tt.ops {
 				for ; op > 0; op-- {
-					if q.push(frames[pushed%len(frames)], tt.limit) {
+					if q.push(frames[pushed%len(frames)], tt.limit, 1<<30) {
 						pushed++
 					} else {
 						refused++
@@ -53,6 +53,7 @@ func TestFrameQueue(t *testing.T) {
 					if want := frames[popped%len(frames)]; f != want {
 						t.Fatalf("pop %d gave %v, want frame %q", popped, f, want.Data)
 					}
+					q.written(f)
 					popped++
 				}
 			}
@@ -66,5 +67,55 @@ func TestFrameQueue(t *testing.T) {
 				t.Errorf("holds %d slots, want at most %d", len(q.buf), tt.maxSlots)
 			}
 		})
+	}
+}
+
+// TestFrameQueueBytes: the queue holds at most maxBytes, counting the frame
+// being written until it is written; a frame larger than the bound goes
+// only alone.
+func TestFrameQueueBytes(t *testing.T) {
+	frame := func(n int) *protocol.Frame { return &protocol.Frame{Data: make([]byte, n)} }
+	const maxBytes = 350
+	var q frameQueue
+	peak := 0
+	push := func(f *protocol.Frame) bool {
+		ok := q.push(f, 256, maxBytes)
+		peak = max(peak, q.held)
+		return ok
+	}
+	for i := range 3 {
+		if !push(frame(100)) {
+			t.Fatalf("frame %d of 100 bytes refused under %d", i+1, maxBytes)
+		}
+	}
+	if push(frame(100)) {
+		t.Fatal("a fourth frame took the queue to 400 bytes, past 350")
+	}
+	if !push(frame(50)) {
+		t.Fatal("a frame that fits exactly was refused")
+	}
+	f := q.pop()
+	if push(frame(100)) {
+		t.Fatal("a frame was taken while the popped one, not yet written, still held its bytes")
+	}
+	q.written(f)
+	if !push(frame(100)) {
+		t.Fatal("refused once the written frame's bytes were released")
+	}
+	for f := q.pop(); f != nil; f = q.pop() {
+		q.written(f)
+	}
+	if q.held != 0 {
+		t.Fatalf("%d bytes held by an empty queue", q.held)
+	}
+	if peak > maxBytes {
+		t.Fatalf("held %d bytes, past the bound of %d", peak, maxBytes)
+	}
+	// A frame larger than the bound goes alone, and nothing joins it.
+	if !push(frame(1000)) {
+		t.Fatal("a frame larger than the bound was refused by an empty queue")
+	}
+	if push(frame(1)) {
+		t.Fatal("a frame joined one larger than the bound")
 	}
 }

@@ -19,10 +19,14 @@ type Metrics struct {
 	Moves       *prometheus.CounterVec // game, by (human|bot)
 	BotThink    *prometheus.HistogramVec
 	BotFallback *prometheus.CounterVec
-	BotQueue    prometheus.Gauge
+	BotQueue    *prometheus.GaugeVec // class (live, stateless, analysis)
 	Broadcast   prometheus.Histogram
 	Errors      *prometheus.CounterVec // code
 	Dropped     prometheus.Counter
+	// Refused counts connections refused or closed by a bound, by reason:
+	// global and per_addr (TCP, at the listener), ws_global and
+	// ws_per_addr (WebSocket upgrades), no_hello (no hello in time).
+	Refused *prometheus.CounterVec
 }
 
 // New builds and registers the collectors on a fresh registry.
@@ -43,8 +47,8 @@ func New() *Metrics {
 			Buckets: prometheus.ExponentialBuckets(0.0005, 4, 9)}, []string{"game", "level"}),
 		BotFallback: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tabuleiro_bot_fallbacks_total", Help: "Bot turns that failed or timed out and fell back to a random legal move."}, []string{"game", "level"}),
-		BotQueue: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "tabuleiro_bot_queue", Help: "Bot jobs waiting for a worker."}),
+		BotQueue: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "tabuleiro_bot_queue", Help: "Bot jobs waiting for a worker, by class (live, stateless, analysis)."}, []string{"class"}),
 		Broadcast: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "tabuleiro_broadcast_seconds", Help: "Time to encode a room.state and hand it to every member.",
 			Buckets: prometheus.ExponentialBuckets(0.00001, 4, 9)}),
@@ -52,9 +56,11 @@ func New() *Metrics {
 			Name: "tabuleiro_errors_total", Help: "Errors sent to clients by code."}, []string{"code"}),
 		Dropped: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "tabuleiro_slow_clients_dropped_total", Help: "Connections dropped because their queue was full."}),
+		Refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tabuleiro_connections_refused_total", Help: "Connections refused or closed by a bound, by reason."}, []string{"reason"}),
 	}
 	r.MustRegister(m.Connections, m.ConnTotal, m.Rooms, m.Moves, m.BotThink, m.BotFallback,
-		m.BotQueue, m.Broadcast, m.Errors, m.Dropped,
+		m.BotQueue, m.Broadcast, m.Errors, m.Dropped, m.Refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -33,6 +33,9 @@ func TestParseClock(t *testing.T) {
 		{`"5+3"`, nil, false},
 		{`[]`, nil, false},
 		{`{"base":60}{}`, nil, false},
+		{`{"base":60}}`, nil, false},
+		{`{"base":60}]`, nil, false},
+		{` {"base":60} `, &TimeControl{60, 0}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {

@@ -1,18 +1,16 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
 )
 
-// referenceDecode is what the hub did before DecodeClientMessage: encoding/json,
-// then nothing but white space after the value.
+// referenceDecode is encoding/json's reading of a client message: one value,
+// nothing but white space after it.
 func referenceDecode(data []byte) (ClientMessage, bool) {
 	var m ClientMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&m); err != nil || dec.More() {
+	if err := json.Unmarshal(data, &m); err != nil {
 		return ClientMessage{}, false
 	}
 	return m, true
@@ -53,7 +51,7 @@ var decodeCases = []struct {
 	{"bool field", `{"type":"room.create","private":true}`, false},
 	{"id object", `{"id":{"a":1},"type":"x"}`, false},
 	{"trailing value", `{"type":"a"} {"type":"b"}`, false},
-	{"trailing brace (encoding/json's Decoder allows it)", `{"type":"a"}}`, false},
+	{"trailing brace", `{"type":"a"}}`, false},
 	{"leading zero id", `{"id":01}`, false},
 	{"bad number", `{"id":-}`, false},
 	{"trailing comma", `{"type":"a",}`, false},
@@ -71,6 +69,30 @@ func TestDecodeClientMessage(t *testing.T) {
 				t.Errorf("read directly: %v, want %v", fast, tc.fast)
 			}
 		})
+	}
+}
+
+// TestDecodeClientMessageRefusesTrailingData: nothing but white space may
+// follow the object, on the direct path and through encoding/json alike
+// (encoding/json's Decoder.More says false before a '}' or ']', so a
+// decoder checking More ran `{"type":"lobby.watch"}}`).
+func TestDecodeClientMessageRefusesTrailingData(t *testing.T) {
+	for _, msg := range []string{
+		`{"type":"lobby.watch"}}`,
+		`{"type":"lobby.watch"}]`,
+		`{"type":"lobby.watch"} }`,
+		`{"type":"lobby.watch"}{}`,
+		`{"type":"lobby.watch"}x`,
+		`{"type":"room.create","private":true}}`,
+		`{"type":"room.create","private":true}]`,
+		`{"type":"hello","features":["patch"]} ]`,
+	} {
+		if m, err := DecodeClientMessage([]byte(msg)); err == nil {
+			t.Errorf("%s: decoded as %+v, want an error", msg, m)
+		}
+	}
+	if _, err := DecodeClientMessage([]byte("{\"type\":\"room.create\",\"private\":true} \r\n\t")); err != nil {
+		t.Errorf("white space after the object: %v", err)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/tabuleiro/tabuleiro/internal/jsonscan"
 )
 
 // appendValue appends v as encoding/json encodes it. The shapes engines
@@ -47,19 +49,7 @@ func appendFast(dst []byte, v any) (_ []byte, ok bool) {
 	case string:
 		return appendPlainString(dst, x)
 	case []string:
-		if x == nil {
-			return append(dst, "null"...), true
-		}
-		dst = append(dst, '[')
-		for i, s := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			if dst, ok = appendPlainString(dst, s); !ok {
-				return dst, false
-			}
-		}
-		return append(dst, ']'), true
+		return appendPlainStrings(dst, x)
 	case []int:
 		if x == nil {
 			return append(dst, "null"...), true
@@ -151,6 +141,24 @@ func appendPlainString(dst []byte, s string) (_ []byte, ok bool) {
 	return append(dst, '"'), true
 }
 
+// appendPlainStrings appends ss as encoding/json encodes it when no string
+// needs an escape (moves do not); ok is false otherwise.
+func appendPlainStrings(dst []byte, ss []string) (_ []byte, ok bool) {
+	if ss == nil {
+		return append(dst, "null"...), true
+	}
+	dst = append(dst, '[')
+	for i, s := range ss {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if dst, ok = appendPlainString(dst, s); !ok {
+			return dst, false
+		}
+	}
+	return append(dst, ']'), true
+}
+
 // flatMember is one key and its encoded value in a flat JSON object.
 type flatMember struct {
 	key string
@@ -171,42 +179,20 @@ func splitFlat(b []byte, into []flatMember) (_ []flatMember, ok bool) {
 		return into, i == len(b)-1
 	}
 	for {
-		// key
-		if i >= len(b) || b[i] != '"' {
+		k, j, ok := jsonscan.PlainString(b, i)
+		if !ok || j >= len(b) || b[j] != ':' {
 			return nil, false
 		}
-		j := i + 1
-		for j < len(b) && b[j] != '"' {
-			if c := b[j]; c == '\\' || c < 0x20 || c >= 0x7f {
-				return nil, false
-			}
-			j++
-		}
-		if j+1 >= len(b) || b[j+1] != ':' {
-			return nil, false
-		}
-		key := string(b[i+1 : j])
-		i = j + 2
-		// value: a plain string, or a run of number and literal bytes
+		key := string(k)
+		i = j + 1
+		// value: a plain string, or a number or literal
 		start := i
-		if i < len(b) && b[i] == '"' {
-			j := i + 1
-			for j < len(b) && b[j] != '"' {
-				if c := b[j]; c == '\\' || c < 0x20 || c >= 0x7f {
-					return nil, false
-				}
-				j++
-			}
-			i = j + 1
-		} else {
-			for i < len(b) && scalarByte(b[i]) {
-				i++
-			}
-			if i == start || !scalarStart(b[start]) || !json.Valid(b[start:i]) {
-				return nil, false
-			}
+		if _, j, ok := jsonscan.PlainString(b, i); ok {
+			i = j
+		} else if i, ok = jsonscan.Scalar(b, i); !ok {
+			return nil, false
 		}
-		if i >= len(b) || i == start {
+		if i >= len(b) {
 			return nil, false
 		}
 		for _, m := range into {
@@ -224,13 +210,4 @@ func splitFlat(b []byte, into []flatMember) (_ []flatMember, ok bool) {
 			return nil, false
 		}
 	}
-}
-
-func scalarStart(c byte) bool {
-	return c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n'
-}
-
-// scalarByte reports whether c may appear in a number or a literal.
-func scalarByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c == '-' || c == '+' || c == '.' || c == 'E'
 }

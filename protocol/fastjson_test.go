@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/tabuleiro/tabuleiro/internal/codectest"
 )
 
 func TestAppendValueIsEncodingJSON(t *testing.T) {
@@ -112,6 +114,23 @@ func FuzzMergeObject(f *testing.F) {
 			t.Fatalf("merge(%q, %q) = %s, decoding path %s", old, cur, got, want)
 		}
 	})
+}
+
+// TestAppendValueWritesEveryField: the structs appendValue writes by hand
+// (LastMove), every field set by reflection, come out as encoding/json
+// writes them: a field added without its line in appendFast fails here.
+func TestAppendValueWritesEveryField(t *testing.T) {
+	var lm LastMove
+	codectest.Fill(&lm)
+	for _, v := range []any{&lm} {
+		want, _ := json.Marshal(v)
+		if got, err := appendValue(nil, v); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("appendValue(%T) = %s, %v; encoding/json %s", v, got, err, want)
+		}
+		if _, ok := appendFast(nil, v); !ok {
+			t.Errorf("appendValue(%T) is not written by hand any more: update this test", v)
+		}
+	}
 }
 
 func TestAppendStringIsEncodingJSON(t *testing.T) {

@@ -48,6 +48,8 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	p.prev, p.raw, p.have = *cur, raw, true
 	p.prev.Players = slices.Clone(cur.Players)
 	p.prev.Rematch = slices.Clone(cur.Rematch)
+	p.prev.AbortAt, p.prev.DrawOffer = clonePtr(cur.AbortAt), clonePtr(cur.DrawOffer)
+	p.prev.Takeback = clonePtr(cur.Takeback)
 	if rows, ok := cur.Board.([]string); ok {
 		p.prev.Board = slices.Clone(rows)
 	}
@@ -56,7 +58,8 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	}
 	// Fields that vanish (omitempty, extras) need the full state.
 	if prev.Private && !cur.Private || prev.Watch && !cur.Watch || len(prev.Rematch) > 0 && len(cur.Rematch) == 0 ||
-		prev.Next != "" && cur.Next == "" {
+		prev.Next != "" && cur.Next == "" ||
+		prev.DrawOffer != nil && cur.DrawOffer == nil || prev.Takeback != nil && cur.Takeback == nil {
 		return nil, false, nil
 	}
 	for k := range prevRaw {
@@ -110,6 +113,18 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	}
 	if !equalResult(cur.Result, prev.Result) {
 		errs = append(errs, field("result", cur.Result))
+	}
+	if !equalPtr(cur.AbortAt, prev.AbortAt) {
+		errs = append(errs, field("abortAt", cur.AbortAt))
+	}
+	if cur.Abortable != prev.Abortable {
+		errs = append(errs, field("abortable", cur.Abortable))
+	}
+	if !equalPtr(cur.DrawOffer, prev.DrawOffer) {
+		errs = append(errs, field("drawOffer", cur.DrawOffer))
+	}
+	if !equalPtr(cur.Takeback, prev.Takeback) {
+		errs = append(errs, field("takeback", cur.Takeback))
 	}
 	if cur.Private != prev.Private {
 		errs = append(errs, field("private", cur.Private))
@@ -168,6 +183,16 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 // key disappeared); the receivers need the full room.state.
 var errNoPatch = errors.New("change needs a full room.state")
 
+// clonePtr is a pointer to a copy of *p, nil for nil: what the patcher
+// keeps of a state must not change with the room's own values.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}
+
 func equalPtr[T comparable](a, b *T) bool {
 	return a == b || a != nil && b != nil && *a == *b
 }
@@ -183,8 +208,8 @@ func equalResult(a, b *Result) bool {
 // with one of these names is not sent (the core field wins).
 var coreKeys = map[string]bool{"type": true, "room": true, "game": true, "variant": true, "seq": true,
 	"status": true, "players": true, "spectators": true, "turn": true, "board": true, "legal": true,
-	"legalBySeat": true, "lastMove": true, "score": true, "clocks": true, "result": true, "private": true,
-	"watch": true, "rematch": true, "next": true}
+	"legalBySeat": true, "lastMove": true, "score": true, "clocks": true, "result": true, "abortAt": true,
+	"abortable": true, "drawOffer": true, "takeback": true, "private": true, "watch": true, "rematch": true, "next": true}
 
 // rawFields encodes the fields compared as JSON: score, clocks, a board
 // that is not a list of rows, and the extra fields.
@@ -241,8 +266,7 @@ func WithField(patch []byte, key string, v any) ([]byte, error) {
 		for _, s := range ss {
 			size += len(s) + 3
 		}
-		out := head(size)
-		if l := appendStrings(out, ss); l != nil {
+		if l, ok := appendPlainStrings(head(size), ss); ok {
 			return append(l, '}'), nil
 		}
 	}
@@ -251,27 +275,6 @@ func WithField(patch []byte, key string, v any) ([]byte, error) {
 		return nil, fmt.Errorf("encode %s: %w", key, err)
 	}
 	return append(append(head(len(l)), l...), '}'), nil
-}
-
-// appendStrings appends ss as a JSON array when every string is plain
-// printable ASCII that JSON writes as is (moves are); nil otherwise, and
-// the caller falls back to encoding/json.
-func appendStrings(dst []byte, ss []string) []byte {
-	dst = append(dst, '[')
-	for i, s := range ss {
-		for j := 0; j < len(s); j++ {
-			if c := s[j]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-				return nil
-			}
-		}
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, '"')
-		dst = append(dst, s...)
-		dst = append(dst, '"')
-	}
-	return append(dst, ']')
 }
 
 func asciiRows(rows []string) bool {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tabuleiro/tabuleiro/internal/codectest"
 )
 
 func decodeState(t testing.TB, st RoomState) map[string]any {
@@ -160,11 +162,11 @@ func FuzzApplyPatch(f *testing.F) {
 	})
 }
 
-func TestAppendStringsMatchesEncodingJSON(t *testing.T) {
-	for _, ss := range [][]string{{}, {"A1", "pass"}, {"D@3,1", "b1a1"}, {`a"b`}, {"<x>"}, {"é"}, {"tab\t"}} {
+func TestAppendPlainStringsMatchesEncodingJSON(t *testing.T) {
+	for _, ss := range [][]string{nil, {}, {"A1", "pass"}, {"D@3,1", "b1a1"}, {`a"b`}, {"<x>"}, {"é"}, {"tab\t"}} {
 		want, _ := json.Marshal(ss)
-		if got := appendStrings(nil, ss); got != nil && string(got) != string(want) {
-			t.Errorf("appendStrings(%q) = %s, encoding/json %s", ss, got, want)
+		if got, ok := appendPlainStrings(nil, ss); ok && string(got) != string(want) {
+			t.Errorf("appendPlainStrings(%q) = %s, encoding/json %s", ss, got, want)
 		}
 		got, err := WithField([]byte(`{}`), "legal", ss)
 		if err != nil || string(got) != `{,"legal":`+string(want)+`}` {
@@ -206,5 +208,47 @@ func BenchmarkPatchGo19(b *testing.B) {
 		if _, err := WithField(patch, "legal", legal); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPatchCoversEveryField: a change to any one field of RoomState, set by
+// reflection, reaches a client through the patch. A field added to
+// RoomState without its line in Patcher.Diff fails here.
+func TestPatchCoversEveryField(t *testing.T) {
+	notPatched := map[string]string{
+		"Type": "the patch's own", "Room": "the patch's own", "Seq": "the patch's own",
+		"Legal": "added per seat (WithField)", "LegalBy": "added per seat (WithField)",
+		"Moves": "only in the state that answers a join",
+		"Chat":  "only in the state that answers a join",
+	}
+	base := RoomState{Type: TypeRoomState, Room: "r1", Seq: 7}
+	var filled RoomState
+	codectest.Fill(&filled)
+	rt := reflect.TypeFor[RoomState]()
+	for i := range rt.NumField() {
+		name := rt.Field(i).Name
+		if notPatched[name] != "" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			cur := base
+			cur.Seq++
+			reflect.ValueOf(&cur).Elem().Field(i).Set(reflect.ValueOf(filled).Field(i))
+			var p Patcher
+			if _, _, err := p.Diff(&base); err != nil {
+				t.Fatal(err)
+			}
+			patch, ok, err := p.Diff(&cur)
+			if err != nil || !ok {
+				t.Fatalf("Diff: ok %v, %v", ok, err)
+			}
+			state := decodeState(t, base)
+			if err := ApplyPatch(state, patch); err != nil {
+				t.Fatalf("apply %s: %v", patch, err)
+			}
+			if want := decodeState(t, cur); !reflect.DeepEqual(state, want) {
+				t.Fatalf("patch %s gives\n%v\nwant\n%v", patch, state, want)
+			}
+		})
 	}
 }

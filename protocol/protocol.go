@@ -19,33 +19,41 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 )
 
-// Code is a protocol error code.
-type Code string
+// Code is an error code of the wire contract (docs/protocol.md, "Errors").
+// It is engine.Code: the codes an engine returns are wire codes as they
+// are, so the list below takes them from package engine and adds the ones
+// only the service gives.
+type Code = engine.Code
 
-// The error codes of the contract. An error never changes a room.
+// The error codes of the contract. An error never changes a room. Their
+// strings are the contract: they never change (TestCodes).
 const (
 	CodeBadRequest  Code = "bad_request"
-	CodeBadSetup    Code = "bad_setup"
-	CodeUnknownGame Code = "unknown_game"
+	CodeBadSetup         = engine.CodeBadSetup
+	CodeUnknownGame      = engine.CodeUnknownGame
 	CodeUnknownRoom Code = "unknown_room"
 	CodeNotAPlayer  Code = "not_a_player"
-	CodeNotYourTurn Code = "not_your_turn"
-	CodeIllegalMove Code = "illegal_move"
+	CodeNotYourTurn      = engine.CodeNotYourTurn
+	CodeIllegalMove      = engine.CodeIllegalMove
 	CodeRoomFull    Code = "room_full"
-	CodeGameOver    Code = "game_over"
+	CodeGameOver         = engine.CodeGameOver
 	CodeRateLimited Code = "rate_limited"
 	CodeTooLarge    Code = "too_large"
 	CodeInternal    Code = "internal"
+	// CodeBusy (addition): the server is at a capacity limit (its
+	// connections, its bot queue); try again after the HTTP Retry-After.
+	CodeBusy Code = "busy"
 )
 
 // Codes lists every error code of the contract.
 var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
-	CodeRateLimited, CodeTooLarge, CodeInternal}
+	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy}
 
 // WebSocket close codes the server uses.
 const (
-	// ClosePolicy (1008): a client that floods or breaks the protocol.
+	// ClosePolicy (1008): a client that floods or breaks the protocol, or
+	// says no hello in time.
 	ClosePolicy = websocket.ClosePolicyViolation
 	// CloseTooLarge (1009): a frame over the read limit.
 	CloseTooLarge = websocket.CloseMessageTooBig
@@ -80,7 +88,7 @@ func AsError(err error) *Error {
 	}
 	var ee *engine.Error
 	if errors.As(err, &ee) {
-		return &Error{Code: Code(ee.Code), Msg: ee.Msg}
+		return &Error{Code: ee.Code, Msg: ee.Msg}
 	}
 	return &Error{Code: CodeInternal, Msg: "internal error"}
 }
@@ -100,6 +108,16 @@ const (
 	TypeRoomChat     = "room.chat"
 	TypeRoomRematch  = "room.rematch"
 	TypeRoomClaim    = "room.claim"
+	// The rules of play (additions, docs/protocol.md "Abort, draws and
+	// takebacks"): abort a game before both sides have moved, offer,
+	// accept or decline a draw, ask for, accept or decline a takeback.
+	TypeRoomAbort           = "room.abort"
+	TypeRoomDrawOffer       = "room.draw.offer"
+	TypeRoomDrawAccept      = "room.draw.accept"
+	TypeRoomDrawDecline     = "room.draw.decline"
+	TypeRoomTakebackAsk     = "room.takeback.ask"
+	TypeRoomTakebackAccept  = "room.takeback.accept"
+	TypeRoomTakebackDecline = "room.takeback.decline"
 )
 
 // Server to client message types.
@@ -238,6 +256,14 @@ type LastMove struct {
 	Move string `json:"move"`
 }
 
+// TakebackAsk is a standing takeback request in room.state (an addition):
+// Seat asks to take back Plies plies, its own last move and the
+// opponent's reply if there was one, so that it is Seat's turn again.
+type TakebackAsk struct {
+	Seat  int `json:"seat"`
+	Plies int `json:"plies"`
+}
+
 // Result is the end of a game.
 type Result struct {
 	Winner *int   `json:"winner"`
@@ -249,7 +275,8 @@ type Result struct {
 // object by the encoder. Moves, the move history from the start of the game
 // (an addition), is set only in the room.state that answers a join (or a
 // create, or a resuming hello), never in broadcasts, which carry LastMove;
-// nil leaves it out, an empty slice sends [].
+// nil leaves it out, an empty slice sends []. Chat, the room's last chat
+// lines (an addition), goes with Moves.
 type RoomState struct {
 	Type       string              `json:"type"`
 	Room       string              `json:"room"`
@@ -267,12 +294,22 @@ type RoomState struct {
 	Score      any                 `json:"score"`
 	Clocks     any                 `json:"clocks"`
 	Result     *Result             `json:"result"`
-	Private    bool                `json:"private,omitempty"`
-	Watch      bool                `json:"watch,omitempty"`
-	Rematch    []int               `json:"rematch,omitempty"`
-	Next       string              `json:"next,omitempty"`
-	Moves      []LastMove          `json:"moves,omitzero"` // the history; only in answers to a join
-	Extra      map[string]any      `json:"-"`
+	// AbortAt (Unix ms, null when none) is when the game is aborted
+	// unless the seat in turn makes its first move; Abortable is set while
+	// a player may abort (room.abort); both are always present, so that a
+	// patch can carry their changes. DrawOffer is the seat whose draw
+	// offer stands, Takeback the standing takeback request (additions).
+	AbortAt   *int64         `json:"abortAt"`
+	Abortable bool           `json:"abortable"`
+	DrawOffer *int           `json:"drawOffer,omitempty"`
+	Takeback  *TakebackAsk   `json:"takeback,omitempty"`
+	Private   bool           `json:"private,omitempty"`
+	Watch     bool           `json:"watch,omitempty"`
+	Rematch   []int          `json:"rematch,omitempty"`
+	Next      string         `json:"next,omitempty"`
+	Moves     []LastMove     `json:"moves,omitzero"` // the history; only in answers to a join
+	Chat      []ChatLine     `json:"chat,omitzero"`  // the last chat lines; only with Moves
+	Extra     map[string]any `json:"-"`
 }
 
 // MarshalJSON merges Extra into the object; the core fields win.
@@ -303,6 +340,15 @@ func (s RoomState) MarshalJSON() ([]byte, error) {
 type Chat struct {
 	Type string `json:"type"`
 	Room string `json:"room"`
+	From string `json:"from"`
+	Seat *int   `json:"seat,omitempty"`
+	Text string `json:"text"`
+	At   int64  `json:"at"`
+}
+
+// ChatLine is a chat line as a room keeps it (room.state "chat"): a
+// room.chat message without its type and room.
+type ChatLine struct {
 	From string `json:"from"`
 	Seat *int   `json:"seat,omitempty"`
 	Text string `json:"text"`
@@ -421,7 +467,8 @@ func ParseClock(raw json.RawMessage) (*TimeControl, *Error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	// Nothing may follow the object (More says false before a '}').
+	if err := dec.Decode(&v); err != nil || dec.InputOffset() != int64(len(trimmed)) {
 		return bad(`want {"base":seconds,"increment":seconds}`)
 	}
 	if v.Base == nil {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +43,27 @@ func TestAsError(t *testing.T) {
 	}
 	if AsError(nil) != nil {
 		t.Error("nil error")
+	}
+}
+
+// TestCodes pins the wire strings of the error codes, which clients and
+// outside tests match on, and checks that the engine's codes are among
+// them.
+func TestCodes(t *testing.T) {
+	var got []string
+	for _, c := range Codes {
+		got = append(got, string(c))
+	}
+	want := []string{"bad_request", "bad_setup", "unknown_game", "unknown_room", "not_a_player", "not_your_turn",
+		"illegal_move", "room_full", "game_over", "rate_limited", "too_large", "internal", "busy"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Codes = %q, want %q", got, want)
+	}
+	for _, c := range []engine.Code{engine.CodeBadSetup, engine.CodeIllegalMove, engine.CodeNotYourTurn,
+		engine.CodeGameOver, engine.CodeUnknownGame} {
+		if !slices.Contains(Codes, c) {
+			t.Errorf("engine code %q is not a wire code", c)
+		}
 	}
 }
 

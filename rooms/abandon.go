@@ -85,16 +85,9 @@ func (r *Room) claimableAt(seat int) time.Time {
 }
 
 func (r *Room) claim(mem Member) *protocol.Error {
-	seat := r.seatOf(mem.PlayerID())
-	switch {
-	case seat < 0:
-		return protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
-	case r.status == StatusFinished:
-		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
-	case len(r.seats) != 2:
-		return protocol.Errorf(protocol.CodeBadRequest, "there is no opponent in this game")
-	case r.status != StatusPlaying:
-		return protocol.Errorf(protocol.CodeBadRequest, "the game has not started")
+	seat, perr := r.playingAgainst(mem)
+	if perr != nil {
+		return perr
 	}
 	opp := 1 - seat
 	if r.seats[opp].Bot != "" {
@@ -110,12 +103,12 @@ func (r *Room) claim(mem Member) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest,
 			"your opponent has been gone %d s; you may claim the win in %d s", int64(now.Sub(r.goneSince[opp])/time.Second), secs)
 	}
-	saved := r.keep()
+	r.persist.mark()
 	r.nextSeq()
 	r.finish(engine.Outcome{Over: true, Winner: seat, Reason: ReasonAbandoned})
-	if err := r.save(context.Background(), logEntry{Kind: "claim", Seat: &seat}); err != nil {
+	if err := r.persist.commit(context.Background(), logEntry{Kind: "claim", Seat: &seat}); err != nil {
 		r.log.Error("save failed; claim rolled back", zap.String("room", r.id), zap.Error(err))
-		r.restore(saved)
+		r.persist.rollback()
 		return protocol.Errorf(protocol.CodeInternal, "could not save, try again")
 	}
 	r.log.Info("game over", zap.String("room", r.id), zap.String("game", r.info.ID),
@@ -143,31 +136,18 @@ func (r *Room) mayAdjourn() bool {
 // armIdle sets the adjournment timer, Grace times AdjournFactor from the
 // moment the room became empty, unless it is already set.
 func (r *Room) armIdle() {
-	if r.idleTimer != nil || !r.live {
+	if r.idleTimer.armed() || !r.live {
 		return
 	}
-	gen := r.idleGen
-	r.idleTimer = time.AfterFunc(r.m.cfg.Grace*time.Duration(r.m.cfg.AdjournFactor), func() {
-		r.post(func() { r.idleFired(gen) })
-	})
+	r.idleTimer.arm(r, r.m.cfg.Grace*time.Duration(r.m.cfg.AdjournFactor), r.idleFired)
 }
 
-func (r *Room) disarmIdle() {
-	r.idleGen++
-	if r.idleTimer != nil {
-		r.idleTimer.Stop()
-		r.idleTimer = nil
-	}
-}
+func (r *Room) disarmIdle() { r.idleTimer.disarm() }
 
 // idleFired adjourns the room: its goroutine stops and frees the memory;
 // its last snapshot (status playing) stays in the store, and Manager.Get
 // brings it back when anyone asks for it.
-func (r *Room) idleFired(gen int) {
-	if gen != r.idleGen {
-		return
-	}
-	r.idleTimer = nil
+func (r *Room) idleFired() {
 	if !r.mayAdjourn() {
 		return
 	}

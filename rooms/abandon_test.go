@@ -15,17 +15,7 @@ import (
 // when the claim ended the game.
 func claimAnswer(t *testing.T, r *Room, mem *fakeMember) (code, msg string) {
 	t.Helper()
-	mem.mu.Lock()
-	n := len(mem.errs)
-	mem.mu.Unlock()
-	r.Claim(mem, nil)
-	settle(r)
-	mem.mu.Lock()
-	defer mem.mu.Unlock()
-	if len(mem.errs) == n {
-		return "", ""
-	}
-	return mem.errs[n], mem.msgs[n]
+	return answer(t, r, mem, r.Claim)
 }
 
 // settle waits until the room has handled every command posted before.
@@ -189,7 +179,7 @@ func TestWhoKeepsARoomAlive(t *testing.T) {
 	m := clockManager(t, memstore.New(), nil, withGrace(time.Hour, 10))
 	idle := func(r *Room) bool {
 		ch := make(chan bool, 1)
-		if !r.post(func() { ch <- r.idleTimer != nil }) {
+		if !r.post(func() { ch <- r.idleTimer.armed() }) {
 			t.Fatal("room closed")
 		}
 		return <-ch
@@ -267,17 +257,7 @@ func TestBotMovesWhileTheHumanIsGone(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the room was not adjourned")
 	}
-	saved, err := st.LoadRoom(context.Background(), r.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2, err := m.Restore(saved.Snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a2 := newMember(2, "a")
-	r2.Join(a2, RolePlayer, nil)
-	back := a2.waitState(t, func(protocol.RoomState) bool { return true })
+	_, back := restoreAndJoin(t, st, m, r.ID(), newMember(2, "a"))
 	if len(back.Moves) != 2 || back.Moves[1].Seat != 1 || *back.Turn != 0 {
 		t.Fatalf("after the adjournment: moves %v turn %v; want the bot's answer saved", back.Moves, *back.Turn)
 	}

@@ -20,9 +20,10 @@ const ReasonTimeout = "timeout"
 //
 // left holds each seat's remaining time as of the start of the current
 // turn; the seat to move (running >= 0) is charged the time since
-// turnStart when it moves, and gains inc. The clock runs from the moment
-// the game starts (both seats filled): the first move of each side is
-// timed like any other.
+// turnStart when it moves, and gains inc. As on lichess, a seat's clock
+// starts with its first move: that move costs no time and earns no
+// increment, and a game whose first move does not come within
+// Config.AbortAfter is aborted instead (rules.go).
 type clock struct {
 	base, inc time.Duration
 	left      []time.Duration
@@ -68,14 +69,15 @@ func (c *clock) timeControl() *protocol.TimeControl {
 func (r *Room) now() time.Time { return r.m.cfg.Now() }
 
 // startClock starts the clock of the seat to move, if the room has a clock,
-// plays and is not already timing someone.
+// plays and is not already timing someone, and that seat has made its
+// first move.
 func (r *Room) startClock(now time.Time) {
 	c := r.clock
 	if c == nil || c.running >= 0 || r.status != StatusPlaying {
 		return
 	}
 	seat, ok := r.state.Turn()
-	if !ok {
+	if !ok || !r.hasMoved(seat) {
 		return
 	}
 	c.running, c.turnStart = seat, now
@@ -95,20 +97,23 @@ func (r *Room) stopClock(now time.Time) {
 }
 
 // clockMoved charges seat's move (its time since the turn started, then
-// the increment) and starts the clock of the next seat to move. It returns
-// false, changing nothing, when seat's time had already run out.
+// the increment; nothing for its first move, which its clock did not
+// time) and starts the clock of the next seat to move. It returns false,
+// changing nothing, when seat's time had already run out.
 func (r *Room) clockMoved(seat int, now time.Time) bool {
 	c := r.clock
-	if c == nil || c.running != seat {
+	if c == nil {
 		return true
 	}
-	left := c.leftAt(seat, now)
-	if left <= 0 {
-		return false
+	if c.running == seat {
+		left := c.leftAt(seat, now)
+		if left <= 0 {
+			return false
+		}
+		c.left[seat] = left + c.inc
+		c.running, c.turnStart = -1, time.Time{}
+		r.disarmFlag()
 	}
-	c.left[seat] = left + c.inc
-	c.running, c.turnStart = -1, time.Time{}
-	r.disarmFlag()
 	r.startClock(now)
 	return true
 }
@@ -121,26 +126,16 @@ func (r *Room) armFlag() {
 	if c == nil || c.running < 0 || !r.live {
 		return
 	}
-	gen := r.flagGen
-	d := c.leftAt(c.running, r.now())
-	r.flagTimer = time.AfterFunc(d+time.Millisecond, func() {
-		r.post(func() { r.checkFlag(gen) })
-	})
+	r.flagTimer.arm(r, c.leftAt(c.running, r.now())+time.Millisecond, r.checkFlag)
 }
 
-func (r *Room) disarmFlag() {
-	r.flagGen++
-	if r.flagTimer != nil {
-		r.flagTimer.Stop()
-		r.flagTimer = nil
-	}
-}
+func (r *Room) disarmFlag() { r.flagTimer.disarm() }
 
 // checkFlag ends the game when the seat to move has no time left, and
 // otherwise sets the timer again (an injected clock may not have moved).
-func (r *Room) checkFlag(gen int) {
+func (r *Room) checkFlag() {
 	c := r.clock
-	if gen != r.flagGen || c == nil || c.running < 0 || r.status != StatusPlaying {
+	if c == nil || c.running < 0 || r.status != StatusPlaying {
 		return
 	}
 	if c.leftAt(c.running, r.now()) > 0 {
@@ -153,14 +148,13 @@ func (r *Room) checkFlag(gen int) {
 // flag ends the game: seat's time ran out, the other seat wins. Saved and
 // broadcast like a move; when the save fails the room retries shortly.
 func (r *Room) flag(seat int) {
-	saved := r.keep()
+	r.persist.mark()
 	r.nextSeq()
 	r.finish(engine.Outcome{Over: true, Winner: 1 - seat, Reason: ReasonTimeout})
-	if err := r.save(context.Background(), logEntry{Kind: ReasonTimeout, Seat: &seat}); err != nil {
+	if err := r.persist.commit(context.Background(), logEntry{Kind: ReasonTimeout, Seat: &seat}); err != nil {
 		r.log.Error("save failed; flag fall retried", zap.String("room", r.id), zap.Error(err))
-		r.restore(saved)
-		r.disarmFlag() // restore armed it for now: retry in a second instead
-		r.later(time.Second, func() { r.checkFlag(r.flagGen) })
+		r.persist.rollback()
+		r.flagTimer.arm(r, time.Second, r.checkFlag) // rollback armed it for now: retry in a second instead
 		return
 	}
 	r.log.Info("game over", zap.String("room", r.id), zap.String("game", r.info.ID),

@@ -5,10 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
-
-	"github.com/tabuleiro/tabuleiro/botpool"
-	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/protocol"
@@ -21,17 +17,11 @@ import (
 // (nil: the real time).
 func clockManager(t *testing.T, st store.Store, now func() time.Time, edit ...func(*Config)) *Manager {
 	t.Helper()
-	pool := botpool.New(2, 16, time.Second, zap.NewNop(), nil)
-	cfg := Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: zap.NewNop(),
-		BotTimeout: time.Second, Now: now}
+	cfg := Config{Store: st, Now: now}
 	for _, e := range edit {
 		e(&cfg)
 	}
-	m := NewManager(cfg)
-	t.Cleanup(func() {
-		_ = m.Shutdown(context.Background())
-		pool.Close()
-	})
+	m, _ := startManager(t, cfg, 2)
 	return m
 }
 
@@ -58,10 +48,27 @@ func clocksOf(t *testing.T, st protocol.RoomState) [2]int64 {
 	return [2]int64{int64(m["0"].(float64)), int64(m["1"].(float64))}
 }
 
+// firstMoves plays the first move of each seat of a clocked race5 room,
+// which no clock times, and returns the state after them.
+func firstMoves(t *testing.T, r *Room, a, b *fakeMember) protocol.RoomState {
+	t.Helper()
+	r.Move(a, "1", nil)
+	b.waitState(t, atTotal(1))
+	r.Move(b, "1", nil)
+	return a.waitState(t, atTotal(2))
+}
+
+// atTotal matches the race5 states whose total is n, the first of which
+// follows the move that made it.
+func atTotal(n int) func(protocol.RoomState) bool {
+	return func(s protocol.RoomState) bool { return s.Board == float64(n) }
+}
+
 // TestClockChargesTheMoverAndAddsTheIncrement: with an injected clock the
-// charge is exact: the mover loses the time since its turn began and gains
-// the increment; the other clock does not move; room.state shows the time
-// as of the moment it is encoded.
+// charge is exact: a seat's first move costs nothing and earns nothing
+// (its clock starts with it); after it the mover loses the time since its
+// turn began and gains the increment; the other clock does not move;
+// room.state shows the time as of the moment it is encoded.
 func TestClockChargesTheMoverAndAddsTheIncrement(t *testing.T) {
 	now := fakeclock.New()
 	m := clockManager(t, memstore.New(), now.Now)
@@ -72,13 +79,25 @@ func TestClockChargesTheMoverAndAddsTheIncrement(t *testing.T) {
 	}
 	now.Advance(3 * time.Second)
 	r.Move(a, "1", nil)
-	st := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 0 })
+	st := b.waitState(t, atTotal(1))
+	if got := clocksOf(t, st); got != [2]int64{10000, 10000} {
+		t.Fatalf("after seat 0's first move, 3 s in: clocks %v, want [10000 10000]", got)
+	}
+	now.Advance(4 * time.Second)
+	r.Move(b, "1", nil)
+	st = a.waitState(t, atTotal(2))
+	if got := clocksOf(t, st); got != [2]int64{10000, 10000} {
+		t.Fatalf("after seat 1's first move, 4 s in: clocks %v, want [10000 10000]", got)
+	}
+	now.Advance(3 * time.Second)
+	r.Move(a, "1", nil)
+	st = b.waitState(t, atTotal(3))
 	if got := clocksOf(t, st); got != [2]int64{9000, 10000} {
 		t.Fatalf("after seat 0 thought 3 s (+2 s): clocks %v, want [9000 10000]", got)
 	}
 	now.Advance(4 * time.Second)
 	r.Move(b, "1", nil)
-	st = a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	st = a.waitState(t, atTotal(4))
 	if got := clocksOf(t, st); got != [2]int64{9000, 8000} {
 		t.Fatalf("after seat 1 thought 4 s (+2 s): clocks %v, want [9000 8000]", got)
 	}
@@ -97,24 +116,25 @@ func TestMoveAfterTheFlagLoses(t *testing.T) {
 	now := fakeclock.New()
 	m := clockManager(t, memstore.New(), now.Now)
 	r, a, b := clockedRoom(t, m, 5, 0)
-	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
+	firstMoves(t, r, a, b)
 	now.Advance(5 * time.Second)
 	r.Move(a, "1", nil)
 	a.waitErr(t, string(protocol.CodeGameOver))
 	fin := b.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
 	if fin.Result == nil || fin.Result.Reason != ReasonTimeout || fin.Result.Winner == nil || *fin.Result.Winner != 1 ||
-		fin.LastMove != nil || clocksOf(t, fin) != [2]int64{0, 5000} {
+		fin.LastMove.Seat != 1 || clocksOf(t, fin) != [2]int64{0, 5000} {
 		t.Fatalf("after the flag: %+v", fin)
 	}
 }
 
-// TestClockFlagFallsWithNobodyMoving: a 1-s clock and nobody moving: the
-// room's own timer ends the game, the seat to move losing on time; the
-// result is saved before anyone sees it.
+// TestClockFlagFallsWithNobodyMoving: a 1-s clock and, after the first
+// moves, nobody moving: the room's own timer ends the game, the seat to
+// move losing on time; the result is saved before anyone sees it.
 func TestClockFlagFallsWithNobodyMoving(t *testing.T) {
 	st := memstore.New()
 	m := clockManager(t, st, nil)
 	r, a, b := clockedRoom(t, m, 1, 0)
+	firstMoves(t, r, a, b)
 	fin := a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
 	if fin.Result == nil || fin.Result.Reason != ReasonTimeout || *fin.Result.Winner != 1 {
 		t.Fatalf("result %+v, want seat 1 to win on time", fin.Result)
@@ -131,9 +151,9 @@ func TestClockFlagFallsWithNobodyMoving(t *testing.T) {
 	b.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
 }
 
-// TestBotTurnsUseTheClock: the bot's thinking is charged to its clock: a
-// bot that overruns its (clock-shortened) deadline has less than its base
-// afterwards.
+// TestBotTurnsUseTheClock: the bot's thinking is charged to its clock
+// (after its first move, like anyone's): a bot that overruns its
+// (clock-shortened) deadline has less than its base afterwards.
 func TestBotTurnsUseTheClock(t *testing.T) {
 	m := clockManager(t, memstore.New(), nil)
 	a := newMember(1, "a")
@@ -143,7 +163,12 @@ func TestBotTurnsUseTheClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Move(a, "1", nil)
-	st := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	first := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	if c := clocksOf(t, first); c[1] != 60000 {
+		t.Fatalf("clocks after the first moves %v: a first move is not timed", c)
+	}
+	r.Move(a, "1", nil)
+	st := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 && s.Seq > first.Seq })
 	// The slow bot sleeps past its deadline, which is at least 50 ms; the
 	// pool answers for it at the deadline, so 50 ms at least were charged.
 	if c := clocksOf(t, st); c[1] > 60000-50 || c[0] > 60000 {
@@ -199,12 +224,13 @@ func TestClocksSurviveARestore(t *testing.T) {
 			now := fakeclock.New()
 			m := clockManager(t, st, now.Now)
 			r, a, b := clockedRoom(t, m, 10, 1)
+			firstMoves(t, r, a, b)
 			now.Advance(3 * time.Second)
 			r.Move(a, "1", nil)
-			b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
+			b.waitState(t, atTotal(3))
 			now.Advance(2 * time.Second)
 			r.Move(b, "1", nil)
-			last := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+			last := a.waitState(t, atTotal(4))
 			if got := clocksOf(t, last); got != [2]int64{8000, 9000} {
 				t.Fatalf("before the restart: %v", got)
 			}
@@ -214,18 +240,8 @@ func TestClocksSurviveARestore(t *testing.T) {
 			}
 
 			now.Advance(time.Hour) // the server is down
-			saved, err := st.LoadRoom(context.Background(), r.ID())
-			if err != nil {
-				t.Fatal(err)
-			}
-			m2 := clockManager(t, st, now.Now)
-			r2, err := m2.Restore(saved.Snapshot)
-			if err != nil {
-				t.Fatal(err)
-			}
 			a2 := newMember(5, "a")
-			r2.Join(a2, RolePlayer, nil)
-			got := a2.waitState(t, func(protocol.RoomState) bool { return true })
+			r2, got := restoreAndJoin(t, st, clockManager(t, st, now.Now), r.ID(), a2)
 			if c := clocksOf(t, got); c != [2]int64{8000, 9000} || *got.Turn != 0 || got.Status != StatusPlaying {
 				t.Fatalf("restored: clocks %v turn %v status %s; want [8000 9000], seat 0 to move", c, *got.Turn, got.Status)
 			}

@@ -1,7 +1,6 @@
 package rooms
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -49,18 +48,8 @@ func TestMoveHistoryOnJoinOnly(t *testing.T) {
 		t.Fatalf("resync got moves %v, want %v", again.Moves, want)
 	}
 
-	saved, err := st.LoadRoom(context.Background(), r.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
 	m2, _ := newManager(t, nil, memstore.New(), time.Second)
-	r2, err := m2.Restore(saved.Snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b2 := newMember(9, "b")
-	r2.Join(b2, RolePlayer, nil)
-	restored := b2.waitState(t, func(protocol.RoomState) bool { return true })
+	_, restored := restoreAndJoin(t, st, m2, r.ID(), newMember(9, "b"))
 	if !slices.Equal(restored.Moves, want) {
 		t.Fatalf("restored room has moves %v, want %v", restored.Moves, want)
 	}

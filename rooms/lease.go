@@ -26,6 +26,15 @@ type Cluster struct {
 	Node string
 	// TTL is the lease's lifetime (default DefaultLeaseTTL).
 	TTL time.Duration
+	// RenewTimeout bounds one renewal of a room's lease, which the room
+	// goroutine makes every third of TTL (default TTL/3: the next renewal
+	// is due then). A renewal without an answer is not a loss of the
+	// lease: the room goes on, and its saves stay fenced.
+	RenewTimeout time.Duration
+	// ReleaseTimeout bounds the release of a room's lease when it stops
+	// cleanly (default Config.SaveTimeout); a release without an answer
+	// leaves the lease to run out.
+	ReleaseTimeout time.Duration
 	// OnFenced is called from the room goroutine, after the room stopped
 	// because another node took it over, with the members it had: their
 	// connections must join the room again, on its new owner. It must not
@@ -79,7 +88,7 @@ func (m *Manager) acquire(ctx context.Context, id string) (int64, error) {
 // release frees the room's lease after the room stopped cleanly.
 func (m *Manager) release(id string, epoch int64) {
 	c := m.cfg.Cluster
-	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.SaveTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), c.ReleaseTimeout)
 	defer cancel()
 	if err := c.Leases.ReleaseLease(ctx, id, c.Node, epoch); err != nil {
 		m.log.Warn("release lease", zap.String("room", id), zap.Error(err))
@@ -98,7 +107,7 @@ func (r *Room) armLease() {
 
 func (r *Room) renewLease() {
 	c := r.m.cfg.Cluster
-	ctx, cancel := context.WithTimeout(context.Background(), c.TTL/3)
+	ctx, cancel := context.WithTimeout(context.Background(), c.RenewTimeout)
 	defer cancel()
 	err := c.Leases.RenewLease(ctx, r.id, c.Node, r.epoch, c.TTL)
 	switch {

@@ -204,3 +204,127 @@ func TestFencedOnRenewStops(t *testing.T) {
 		t.Fatalf("holder %q epoch %d; want node-b 2 (the fenced room must not release it)", holder, epoch)
 	}
 }
+
+// deadlineStore is a memory store that records, for each call a room
+// makes, how far off the deadline of its context was; failSave makes the
+// next SaveRoom fail without writing.
+type deadlineStore struct {
+	*memstore.Store
+	failSave chan bool
+	mu       sync.Mutex
+	left     map[string][]time.Duration // call -> time to its deadline, -1 for none
+}
+
+func (s *deadlineStore) note(ctx context.Context, call string) {
+	left := time.Duration(-1)
+	if dl, ok := ctx.Deadline(); ok {
+		left = time.Until(dl)
+	}
+	s.mu.Lock()
+	s.left[call] = append(s.left[call], left)
+	s.mu.Unlock()
+}
+
+func (s *deadlineStore) calls(call string) []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.left[call]...)
+}
+
+func (s *deadlineStore) SaveRoom(ctx context.Context, r store.Room) error {
+	s.note(ctx, "SaveRoom")
+	select {
+	case <-s.failSave:
+		return errors.New("connection refused")
+	default:
+		return s.Store.SaveRoom(ctx, r)
+	}
+}
+
+func (s *deadlineStore) LoadRoom(ctx context.Context, id string) (store.Room, error) {
+	s.note(ctx, "LoadRoom")
+	return s.Store.LoadRoom(ctx, id)
+}
+
+func (s *deadlineStore) AcquireLease(ctx context.Context, room, node string, ttl time.Duration) (int64, error) {
+	s.note(ctx, "AcquireLease")
+	return s.Store.AcquireLease(ctx, room, node, ttl)
+}
+
+func (s *deadlineStore) RenewLease(ctx context.Context, room, node string, epoch int64, ttl time.Duration) error {
+	s.note(ctx, "RenewLease")
+	return s.Store.RenewLease(ctx, room, node, epoch, ttl)
+}
+
+func (s *deadlineStore) ReleaseLease(ctx context.Context, room, node string, epoch int64) error {
+	s.note(ctx, "ReleaseLease")
+	return s.Store.ReleaseLease(ctx, room, node, epoch)
+}
+
+// TestBlockingCallsHaveTheirDeadlines: each store call a room goroutine
+// makes carries its own named deadline. The deadlines are hours apart, so
+// which one a call got is plain whatever the machine's speed.
+func TestBlockingCallsHaveTheirDeadlines(t *testing.T) {
+	const (
+		save    = 10 * time.Hour
+		check   = 3 * time.Hour
+		rematch = 2 * time.Hour
+		renew   = 5 * time.Hour
+		release = 4 * time.Hour
+	)
+	st := &deadlineStore{Store: memstore.New(), failSave: make(chan bool, 1), left: map[string][]time.Duration{}}
+	m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Log: zap.NewNop(),
+		SaveTimeout: save, SaveCheckTimeout: check, RematchTimeout: rematch,
+		Cluster: &Cluster{Leases: st, Node: "n1", TTL: 60 * time.Millisecond, RenewTimeout: renew, ReleaseTimeout: release}})
+	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
+	a, b := newMember(1, "a"), newMember(2, "b")
+	r := createPair(t, m, a, b)
+	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
+
+	st.failSave <- true
+	r.Move(a, "1", nil)
+	a.waitErr(t, string(protocol.CodeInternal))
+	r.Resign(a, nil)
+	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
+	for i := 0; len(st.calls("RenewLease")) == 0; i++ {
+		if i == 1000 {
+			t.Fatal("the room never renewed its lease")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The rematch's room is created by the old room's goroutine.
+	saves := len(st.calls("SaveRoom"))
+	r.Rematch(a, nil)
+	r.Rematch(b, nil)
+	a.waitState(t, func(s protocol.RoomState) bool { return s.Next != "" })
+	rematchSaves := st.calls("SaveRoom")[saves:]
+	r.Leave(a, nil)
+	r.Leave(b, nil)
+	waitDone(t, r)
+	// The room gives its lease back after Done, on its way out.
+	for i := 0; len(st.calls("ReleaseLease")) == 0; i++ {
+		if i == 1000 {
+			t.Fatal("the room never released its lease")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	within := func(call string, got []time.Duration, limit time.Duration) {
+		t.Helper()
+		if len(got) == 0 {
+			t.Fatalf("no %s", call)
+		}
+		for _, d := range got {
+			if d <= limit-time.Hour || d > limit {
+				t.Errorf("%s with %v to its deadline, want the %v one", call, d, limit)
+			}
+		}
+	}
+	saveCalls := st.calls("SaveRoom")
+	within("SaveRoom of a move", saveCalls[:saves], save)
+	within("LoadRoom after a failed save", st.calls("LoadRoom"), check)
+	within("RenewLease", st.calls("RenewLease"), renew)
+	within("SaveRoom of the rematch's room", rematchSaves, rematch)
+	within("AcquireLease of the rematch's room", st.calls("AcquireLease")[1:], rematch)
+	within("ReleaseLease", st.calls("ReleaseLease"), release)
+}

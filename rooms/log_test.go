@@ -5,12 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
-	"time"
 
-	"go.uber.org/zap"
-
-	"github.com/tabuleiro/tabuleiro/botpool"
-	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -57,12 +52,7 @@ func TestLateSaveIsOffTheLogHistory(t *testing.T) {
 	// set and cleared below (between its commands, which the test waits
 	// for).
 	st := &hungStore{Store: memstore.New(), hang: make(chan bool, 1)}
-	pool := botpool.New(1, 4, time.Second, zap.NewNop(), nil)
-	m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: zap.NewNop(), BotTimeout: time.Second})
-	t.Cleanup(func() {
-		_ = m.Shutdown(context.Background())
-		pool.Close()
-	})
+	m, _ := startManager(t, Config{Store: st}, 1)
 	r, a, b := twoPlayers(t, m)
 	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
 	r.Move(a, "1", nil)

@@ -58,8 +58,25 @@ type Config struct {
 	// WatchDelay is the pause before each bot move in rooms where only
 	// bots play, so that people can follow the game (default 0).
 	WatchDelay time.Duration
-	// SaveTimeout bounds one store save (default 5 s).
+
+	// The room goroutine's blocking calls each have their own deadline,
+	// so that a hung store holds a room (and only that room) for a known
+	// time; the lease's calls have theirs in Cluster (RenewTimeout,
+	// ReleaseTimeout). The goroutine waits on nothing else: members' Send,
+	// OnChange and OnFenced must not block, and bot answers come through
+	// a mailbox.
+
+	// SaveTimeout bounds one save, the store call that writes a change
+	// (default DefaultSaveTimeout).
 	SaveTimeout time.Duration
+	// SaveCheckTimeout bounds the LoadRoom that follows a failed save to
+	// ask whether it landed after all (default DefaultSaveCheckTimeout).
+	SaveCheckTimeout time.Duration
+	// RematchTimeout bounds the Create of a rematch's room, run by the old
+	// room's goroutine: the new room's lease, its first save and that
+	// save's check (default SaveTimeout plus SaveCheckTimeout).
+	RematchTimeout time.Duration
+
 	// OnChange is called (from room goroutines) when the lobby view may
 	// have changed. It must not block.
 	OnChange func()
@@ -74,6 +91,10 @@ type Config struct {
 	// in for Grace times AdjournFactor stops its goroutine; its snapshot
 	// stays in the store and it comes back when asked for (default 10).
 	AdjournFactor int
+	// AbortAfter is how long each seat of a game with a clock has for
+	// its first move, which its clock does not time: a seat that has not
+	// made it by then aborts the game (default DefaultAbortAfter).
+	AbortAfter time.Duration
 	// Cluster, when not nil, runs each room under a lease so that several
 	// nodes share one store (see Cluster); nil is a single node.
 	Cluster *Cluster
@@ -96,6 +117,19 @@ type Manager struct {
 const (
 	DefaultGrace         = 60 * time.Second
 	DefaultAdjournFactor = 10
+	// DefaultAbortAfter is lichess's time for a first move in a rapid
+	// game (it gives 15 to 35 s by the speed of the game): our games are
+	// short, but a first move may need the reading of a position set up
+	// by a teacher, and a game that is aborted costs nobody anything.
+	DefaultAbortAfter = 30 * time.Second
+	// DefaultSaveTimeout is a save's deadline: a store that has not
+	// answered by then is taken as down (the move is refused with
+	// internal, and rolled back).
+	DefaultSaveTimeout = 5 * time.Second
+	// DefaultSaveCheckTimeout is the deadline of the check after a failed
+	// save; without an answer by then the save's seq is burnt (see
+	// Room.nextSeq).
+	DefaultSaveCheckTimeout = 5 * time.Second
 )
 
 // ErrShutdown is returned when the manager is shutting down.
@@ -110,7 +144,13 @@ func NewManager(cfg Config) *Manager {
 		cfg.BotTimeout = 2 * time.Second
 	}
 	if cfg.SaveTimeout <= 0 {
-		cfg.SaveTimeout = 5 * time.Second
+		cfg.SaveTimeout = DefaultSaveTimeout
+	}
+	if cfg.SaveCheckTimeout <= 0 {
+		cfg.SaveCheckTimeout = DefaultSaveCheckTimeout
+	}
+	if cfg.RematchTimeout <= 0 {
+		cfg.RematchTimeout = cfg.SaveTimeout + cfg.SaveCheckTimeout
 	}
 	if cfg.OnChange == nil {
 		cfg.OnChange = func() {}
@@ -124,10 +164,19 @@ func NewManager(cfg Config) *Manager {
 	if cfg.AdjournFactor <= 0 {
 		cfg.AdjournFactor = DefaultAdjournFactor
 	}
+	if cfg.AbortAfter <= 0 {
+		cfg.AbortAfter = DefaultAbortAfter
+	}
 	if c := cfg.Cluster; c != nil {
 		cc := *c
 		if cc.TTL <= 0 {
 			cc.TTL = DefaultLeaseTTL
+		}
+		if cc.RenewTimeout <= 0 {
+			cc.RenewTimeout = cc.TTL / 3
+		}
+		if cc.ReleaseTimeout <= 0 {
+			cc.ReleaseTimeout = cfg.SaveTimeout
 		}
 		if cc.OnFenced == nil {
 			cc.OnFenced = func(string, []JoinAs) {}
@@ -163,6 +212,9 @@ type Spec struct {
 	Clock *protocol.TimeControl
 	// Seed feeds games with chance and the bots; 0 picks a random one.
 	Seed uint64
+	// Chat are chat lines the room starts with (a rematch: the old
+	// room's), oldest first.
+	Chat []protocol.ChatLine
 	// Join are connections that join the room as it starts.
 	Join []JoinAs
 	// ReqID is echoed in the room.joined sent to Join[0].
@@ -176,38 +228,12 @@ type JoinAs struct {
 	As string
 }
 
-// Create validates spec, starts the room and returns it. The first state is
-// saved before the room is announced.
+// Create validates spec (checkSpec), starts the room and returns it. The
+// first state is saved before the room is announced.
 func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
-	g, ok := m.cfg.Catalog.Game(spec.Game)
-	if !ok {
-		return nil, protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", spec.Game)
-	}
-	info := g.Info()
-	v, ok := info.Variant(spec.Variant)
-	if !ok {
-		return nil, protocol.Errorf(protocol.CodeUnknownGame, "game %s has no variant %q", spec.Game, spec.Variant)
-	}
-	if len(spec.Seats) != v.Seats {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "%s %s has %d seats", spec.Game, spec.Variant, v.Seats)
-	}
-	for _, s := range spec.Seats {
-		if s.Bot != "" {
-			if _, ok := g.Bot(s.Bot); !ok {
-				return nil, protocol.Errorf(protocol.CodeUnknownGame, "game %s has no bot level %q", spec.Game, s.Bot)
-			}
-		}
-	}
-	if tc := spec.Clock; tc != nil {
-		switch {
-		case v.Seats != 2:
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "%s %s has one seat: clocks are for two-player games", spec.Game, spec.Variant)
-		case spec.Watch:
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "no clock in rooms where only bots play")
-		case tc.Base < 1 || tc.Base > protocol.MaxClockBase || tc.Increment < 0 || tc.Increment > protocol.MaxClockIncrement:
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "clock: base 1..%d s, increment 0..%d s",
-				protocol.MaxClockBase, protocol.MaxClockIncrement)
-		}
+	g, perr := checkSpec(m.cfg.Catalog, spec)
+	if perr != nil {
+		return nil, perr
 	}
 	seed := spec.Seed
 	if seed == 0 {
@@ -224,6 +250,10 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	if _, ok := st.Turn(); spec.Clock != nil && !ok && !st.Outcome().Over {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, "in %s %s both seats move at once: no clock", spec.Game, spec.Variant)
 	}
+	setup, err := compactSetup(spec.Setup)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeBadSetup, "bad setup: %v", err)
+	}
 	now := time.Now().UTC()
 	r := m.newRoom(g, st)
 	r.id = spec.ID
@@ -236,6 +266,10 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	r.watch = spec.Watch
 	r.seed = seed
 	r.created, r.updated = now, now
+	r.rec.setup = setup
+	for _, l := range spec.Chat {
+		r.rec.chat.add(l)
+	}
 	r.seatMoves = make([]int64, len(r.seats))
 	if spec.Clock != nil {
 		r.clock = newClock(spec.Clock, len(r.seats))
@@ -244,6 +278,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	if r.allSeated() {
 		r.status = StatusPlaying
 	}
+	r.turnsBegin(r.now())
 	if out := st.Outcome(); out.Over {
 		r.finish(out)
 	}
@@ -257,7 +292,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 		}
 		r.epoch = epoch
 	}
-	if err := r.save(ctx, logEntry{Kind: "create", At: now}); err != nil {
+	if err := r.persist.commit(ctx, logEntry{Kind: "create", At: now}); err != nil {
 		if r.epoch != 0 {
 			m.release(r.id, r.epoch)
 		}
@@ -275,10 +310,13 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 }
 
 // Restore rebuilds a room from its last saved snapshot and starts it.
-func (m *Manager) Restore(snapshot []byte) (*Room, error) { return m.restore(snapshot, 0) }
+func (m *Manager) Restore(snapshot []byte) (*Room, error) { return m.restore(snapshot, 0, nil) }
 
-// restore is Restore for the holder of the room's lease at epoch (0: none).
-func (m *Manager) restore(snapshot []byte, epoch int64) (*Room, error) {
+// restore is Restore for the holder of the room's lease at epoch (0: none);
+// the members in join are in the room before its goroutine runs anything
+// else, so a room that finishes at once (a bot's pending answer) still has
+// them.
+func (m *Manager) restore(snapshot []byte, epoch int64, join []JoinAs) (*Room, error) {
 	var s snapshotV1
 	if err := json.Unmarshal(snapshot, &s); err != nil {
 		return nil, err
@@ -295,23 +333,27 @@ func (m *Manager) restore(snapshot []byte, epoch int64) (*Room, error) {
 	if err := r.fromSnapshot(s); err != nil {
 		return nil, err
 	}
-	r.savedEngine = slices.Clone(s.Engine)
+	r.persist.load(s.Seq, slices.Clone(s.Engine))
 	r.epoch = epoch
-	if err := m.start(r, nil, nil); err != nil {
+	id, seq := r.id, r.seq // r belongs to its goroutine once started
+	if err := m.start(r, join, nil); err != nil {
 		return nil, err
 	}
-	m.log.Info("room restored", zap.String("room", r.id), zap.Int64("seq", r.seq))
+	m.log.Info("room restored", zap.String("room", id), zap.Int64("seq", seq))
 	return r, nil
 }
 
 func (m *Manager) newRoom(g engine.Game, st engine.State) *Room {
-	return &Room{
+	r := &Room{
 		m: m, log: m.log, game: g, info: g.Info(), state: st,
 		members: map[uint64]*member{},
+		offers:  offers{draw: -1},
 		cmds:    make(chan func()),
 		done:    make(chan struct{}),
 		timers:  map[*time.Timer]struct{}{},
 	}
+	r.persist.r = r
+	return r
 }
 
 func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
@@ -383,7 +425,7 @@ func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load room %s: %w", id, err)
 	}
-	r, err = m.restore(saved.Snapshot, epoch)
+	r, err = m.restore(saved.Snapshot, epoch, nil)
 	if err != nil {
 		m.mu.Lock()
 		r, ok = m.rooms[id] // restored meanwhile by someone else

@@ -23,11 +23,13 @@ import (
 )
 
 // A tiny test-only game: two seats alternately add 1 or 2 to a total; who
-// reaches 5 wins. "boom" changes the state and then panics.
+// reaches 5 wins. "boom" changes the state and then panics; "lateboom"
+// adds 1 and makes the next Outcome panic.
 type race5 struct {
 	Total int `json:"total"`
 	ToMov int `json:"toMove"`
 	Win   int `json:"win"`
+	bang  bool
 }
 
 type race5Game struct{}
@@ -71,9 +73,13 @@ func (s *race5) Apply(seat int, move string) error {
 	if seat != s.ToMov {
 		return engine.Errorf(engine.CodeNotYourTurn, "not yours")
 	}
-	if move == "boom" {
+	switch move {
+	case "boom":
 		s.Total = 99
 		panic("boom")
+	case "lateboom":
+		s.Total, s.ToMov, s.bang = s.Total+1, 1-s.ToMov, true
+		return nil
 	}
 	n, err := strconv.Atoi(move)
 	if err != nil || n < 1 || n > 2 || s.Total+n > 5 {
@@ -97,6 +103,9 @@ func (s *race5) Legal(seat int) []string {
 }
 func (s *race5) Turn() (int, bool) { return s.ToMov, s.Win < 0 }
 func (s *race5) Outcome() engine.Outcome {
+	if s.bang {
+		panic("late boom")
+	}
 	if s.Win >= 0 {
 		return engine.Outcome{Over: true, Winner: s.Win, Reason: "five"}
 	}
@@ -191,16 +200,47 @@ func (m *fakeMember) waitErr(t *testing.T, code string) {
 }
 
 func newManager(t *testing.T, log *zap.Logger, st *memstore.Store, botTimeout time.Duration) (*Manager, *botpool.Pool) {
-	if log == nil {
-		log = zap.NewNop()
+	return startManager(t, Config{Store: st, Log: log, BotTimeout: botTimeout}, 2)
+}
+
+// startManager starts a manager on cfg, of race5 rooms unless cfg names a
+// catalog, with a bot pool of workers; both stop when t ends.
+func startManager(t *testing.T, cfg Config, workers int) (*Manager, *botpool.Pool) {
+	t.Helper()
+	if cfg.Catalog == nil {
+		cfg.Catalog = engine.NewCatalog(race5Game{})
 	}
-	pool := botpool.New(2, 16, botTimeout, log, nil)
-	m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: log, BotTimeout: botTimeout})
+	if cfg.Log == nil {
+		cfg.Log = zap.NewNop()
+	}
+	if cfg.BotTimeout == 0 {
+		cfg.BotTimeout = time.Second
+	}
+	pool := botpool.New(workers, 16, cfg.BotTimeout, cfg.Log, nil)
+	cfg.Pool = pool
+	m := NewManager(cfg)
 	t.Cleanup(func() {
 		_ = m.Shutdown(context.Background())
 		pool.Close()
 	})
 	return m, pool
+}
+
+// restoreAndJoin restores room id on m from its last save in st, as after
+// a restart, and joins mem to it as a player; it returns the room and the
+// first state mem gets.
+func restoreAndJoin(t *testing.T, st store.Store, m *Manager, id string, mem *fakeMember) (*Room, protocol.RoomState) {
+	t.Helper()
+	saved, err := st.LoadRoom(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.Restore(saved.Snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Join(mem, RolePlayer, nil)
+	return r, mem.waitState(t, func(protocol.RoomState) bool { return true })
 }
 
 func twoPlayers(t *testing.T, m *Manager) (*Room, *fakeMember, *fakeMember) {
@@ -217,7 +257,9 @@ func twoPlayers(t *testing.T, m *Manager) (*Room, *fakeMember, *fakeMember) {
 
 func TestPanicInRoomIsRecoveredAndStateKept(t *testing.T) {
 	// With a store the state is put back from the last save's snapshot;
-	// without one, from a clone taken before the move (Room.revert).
+	// without one, from a clone taken before the move (persistence.rollback).
+	// A panic in Apply ("boom") or after it, while the move is not saved
+	// yet ("lateboom"), takes the move back whole.
 	for _, tc := range []struct {
 		name  string
 		store store.Store
@@ -227,27 +269,25 @@ func TestPanicInRoomIsRecoveredAndStateKept(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			core, logs := observer.New(zap.ErrorLevel)
-			pool := botpool.New(2, 16, time.Second, zap.NewNop(), nil)
-			m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: tc.store, Pool: pool, Log: zap.New(core), BotTimeout: time.Second})
-			t.Cleanup(func() {
-				_ = m.Shutdown(context.Background())
-				pool.Close()
-			})
+			m, _ := startManager(t, Config{Store: tc.store, Log: zap.New(core)}, 2)
 			r, a, b := twoPlayers(t, m)
 			r.Move(a, "2", nil)
 			st := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
 			r.Move(b, "boom", nil)
+			r.Move(b, "lateboom", nil)
 			r.Move(b, "1", nil) // the room still runs, from the last good state
 			after := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
 			if after.Board.(float64) != 3 || after.Seq != st.Seq+1 {
 				t.Fatalf("after the panic: total %v seq %d (before: seq %d)", after.Board, after.Seq, st.Seq)
 			}
-			found := false
+			found := 0
 			for _, e := range logs.FilterMessage("room panic recovered").All() {
-				found = found || e.ContextMap()["room"] == r.ID()
+				if e.ContextMap()["room"] == r.ID() {
+					found++
+				}
 			}
-			if !found {
-				t.Fatal("the panic was not logged with the room id")
+			if found != 2 {
+				t.Fatalf("%d panics logged with the room id, want 2", found)
 			}
 		})
 	}
@@ -261,12 +301,7 @@ func (unrestorable) Restore([]byte) (engine.State, error) { return nil, errors.N
 func TestUnrevertableRoomClosesAndKeepsItsLastSave(t *testing.T) {
 	core, logs := observer.New(zap.ErrorLevel)
 	st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1), loadDown: make(chan bool, 1)}
-	pool := botpool.New(1, 4, time.Second, zap.NewNop(), nil)
-	m := NewManager(Config{Catalog: engine.NewCatalog(unrestorable{}), Store: st, Pool: pool, Log: zap.New(core), BotTimeout: time.Second})
-	t.Cleanup(func() {
-		_ = m.Shutdown(context.Background())
-		pool.Close()
-	})
+	m, _ := startManager(t, Config{Catalog: engine.NewCatalog(unrestorable{}), Store: st, Log: zap.New(core)}, 1)
 	r, a, _ := twoPlayers(t, m)
 	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
 	before, err := st.LoadRoom(context.Background(), r.ID())
@@ -320,18 +355,9 @@ func TestRestoredRoomContinues(t *testing.T) {
 	r.Move(a, "2", nil)
 	r.Move(b, "2", nil)
 	last := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
-	saved, err := st.LoadRoom(context.Background(), r.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
 	m2, _ := newManager(t, nil, st, time.Second)
-	r2, err := m2.Restore(saved.Snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
 	a2 := newMember(7, "a")
-	r2.Join(a2, RolePlayer, nil)
-	got := a2.waitState(t, func(protocol.RoomState) bool { return true })
+	r2, got := restoreAndJoin(t, st, m2, r.ID(), a2)
 	if got.Board.(float64) != 4 || got.Seq < last.Seq || *got.Turn != 0 || got.Status != StatusPlaying {
 		t.Fatalf("restored state %+v, last %+v", got, last)
 	}
@@ -377,7 +403,7 @@ func TestStaleBotAnswerIsDropped(t *testing.T) {
 	// An answer computed for an older position is dropped.
 	done := make(chan int64)
 	r.post(func() {
-		r.botMoved(1, st.Seq-5, botpool.Result{Move: "2"})
+		r.botMoved(botAnswer{seat: 1, version: st.Seq - 5, res: botpool.Result{Move: "2"}})
 		done <- r.seq
 	})
 	if seq := <-done; seq != st.Seq {
@@ -449,12 +475,7 @@ func TestSaveErrorsNeverLoseOrDuplicateAMove(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1), loadDown: make(chan bool, 1)}
-			pool := botpool.New(1, 4, time.Second, zap.NewNop(), nil)
-			m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{}), Store: st, Pool: pool, Log: zap.NewNop(), BotTimeout: time.Second})
-			t.Cleanup(func() {
-				_ = m.Shutdown(context.Background())
-				pool.Close()
-			})
+			m, _ := startManager(t, Config{Store: st}, 1)
 			r, a, b := twoPlayers(t, m)
 			start := a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
 			st.mode <- tt.mode
@@ -485,5 +506,53 @@ func TestSaveErrorsNeverLoseOrDuplicateAMove(t *testing.T) {
 	// see the gap and resync); otherwise seq grows by one.
 	if seqAfter["lost"] != seqAfter["landed"] || seqAfter["down"] != seqAfter["landed"]+1 {
 		t.Fatalf("seq after the accepted move: %v; want lost == landed and down == landed+1", seqAfter)
+	}
+}
+
+// TestBotAnswerNeverBlocksThePool: a room busy with a command when its
+// bot's answer comes must not hold the pool's worker (botpool.Job.Done
+// must not block). With one worker, a second job is answered by its bot
+// while the room is still busy; had the worker waited for the room, the
+// second job would have been answered at its deadline with a fallback.
+func TestBotAnswerNeverBlocksThePool(t *testing.T) {
+	m, pool := startManager(t, Config{Store: memstore.New()}, 1)
+	a := newMember(1, "a")
+	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
+		Seats: []Seat{{PlayerID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusPlaying })
+	release := make(chan struct{})
+	released := false
+	t.Cleanup(func() {
+		if !released {
+			close(release)
+		}
+	})
+	// The move asks the pool for the bot's turn; the room then stays busy.
+	asked := make(chan struct{})
+	r.post(func() {
+		if perr := r.play(0, "1", "human"); perr != nil {
+			t.Errorf("move: %v", perr)
+		}
+		close(asked)
+		<-release
+	})
+	<-asked
+	bot, _ := race5Game{}.Bot("one")
+	res, err := pool.Move(context.Background(), botpool.Job{Game: "race5", Level: "one", Bot: bot,
+		State: &race5{Win: -1}, Seat: 0, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Fallback || res.Move != "1" {
+		t.Fatalf("second job answered %+v: the worker was held by the busy room", res)
+	}
+	close(release)
+	released = true
+	st := a.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil && s.LastMove.Seat == 1 })
+	if st.Board.(float64) != 2 {
+		t.Fatalf("after the bot's answer: total %v, want 2", st.Board)
 	}
 }

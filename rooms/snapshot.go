@@ -15,8 +15,66 @@ import (
 // room from it.
 type snapshotV1 struct {
 	snapshotMeta
-	MoveLog []string        `json:"moveLog,omitempty"`
+	// Setup, MoveMs (the milliseconds each move of MoveLog took) and Chat
+	// are kept for the game's record (record.go).
+	Setup   json.RawMessage     `json:"setup,omitempty"`
+	MoveLog []string            `json:"moveLog,omitempty"`
+	MoveMs  []int64             `json:"moveMs,omitempty"`
+	Chat    []protocol.ChatLine `json:"chat,omitempty"`
+	// ClockMs (beside MoveLog, in a game with a clock: the time each
+	// mover had left after its move) and Offers (the standing draw offer
+	// and takeback request) are kept for the rules of play (rules.go).
+	ClockMs []int64         `json:"clockMs,omitempty"`
+	Offers  *offersSnap     `json:"offers,omitempty"`
 	Engine  json.RawMessage `json:"engine"`
+}
+
+// offersSnap is Room.offers in a snapshot; absent when it holds nothing.
+type offersSnap struct {
+	Draw       *int                  `json:"draw,omitempty"`
+	Takeback   *protocol.TakebackAsk `json:"takeback,omitempty"`
+	DrawAt     []int64               `json:"drawAt,omitempty"`
+	TakebackAt []int64               `json:"takebackAt,omitempty"`
+}
+
+// snap is o for a snapshot: nil when there is nothing to keep.
+func (o offers) snap() *offersSnap {
+	if o.draw < 0 && o.takeback == nil && len(o.drawAt) == 0 && len(o.takebackAt) == 0 {
+		return nil
+	}
+	s := &offersSnap{Takeback: o.takeback, DrawAt: o.drawAt, TakebackAt: o.takebackAt}
+	if o.draw >= 0 {
+		d := o.draw
+		s.Draw = &d
+	}
+	return s
+}
+
+// restoredOffers reads the offers of a snapshot of a room with seats
+// seats.
+func restoredOffers(s *offersSnap, seats int) (offers, error) {
+	o := offers{draw: -1}
+	if s == nil {
+		return o, nil
+	}
+	if s.Draw != nil {
+		if *s.Draw < 0 || *s.Draw >= seats {
+			return o, fmt.Errorf("draw offer by seat %d of %d", *s.Draw, seats)
+		}
+		o.draw = *s.Draw
+	}
+	if t := s.Takeback; t != nil {
+		if t.Seat < 0 || t.Seat >= seats || t.Plies < 1 {
+			return o, fmt.Errorf("takeback request %+v", *t)
+		}
+		c := *t
+		o.takeback = &c
+	}
+	if len(s.DrawAt) > seats || len(s.TakebackAt) > seats {
+		return o, fmt.Errorf("offer times for %d seats", max(len(s.DrawAt), len(s.TakebackAt)))
+	}
+	o.drawAt, o.takebackAt = s.DrawAt, s.TakebackAt
+	return o, nil
 }
 
 // snapshotMeta is the part of a snapshot that does not grow with the game:
@@ -42,6 +100,8 @@ type snapshotMeta struct {
 	SeatMoves []int64            `json:"seatMoves"`
 	Rematch   []int              `json:"rematch,omitempty"`
 	Next      string             `json:"next,omitempty"`
+	Started   time.Time          `json:"started,omitzero"`
+	Ended     time.Time          `json:"ended,omitzero"`
 }
 
 type seatSnap struct {
@@ -51,7 +111,7 @@ type seatSnap struct {
 }
 
 // snapshot encodes the room for the store. The metadata is written field
-// by field (snapshotjson.go), the move log comes from r.logEnc, which
+// by field (snapshotjson.go), the move log comes from r.persist.logEnc, which
 // appends the moves made since the last save, and the engine's snapshot is
 // written as the engine encoded it (valid JSON by the engine contract, checked by
 // enginetest), so a save does not encode the whole game again nor scan the
@@ -61,16 +121,16 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.engineSnap = eng
+	r.persist.pending = eng
 	s := snapshotMeta{V: 1, ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Seq: r.seq,
 		Result: r.result, LastMove: r.lastMove, Created: r.created, Updated: now, Private: r.private,
 		Watch: r.watch, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
-		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next}
+		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next, Started: r.rec.started, Ended: r.rec.ended}
 	for _, st := range r.seats {
 		s.Seats = append(s.Seats, seatSnap(st))
 	}
-	log := r.logEnc.encode(r.history)
-	out, err := s.appendJSON(make([]byte, 0, 512+len(log)+len(eng)))
+	log, ms := r.persist.logEnc.encode(r.history), r.rec.encodedMoveMs()
+	out, err := s.appendJSON(make([]byte, 0, 512+len(log)+r.rec.recordFieldsLen(ms)+len(eng)))
 	if err != nil {
 		return nil, err
 	}
@@ -79,68 +139,121 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 		out = append(out, `,"moveLog":`...)
 		out = append(out, log...)
 	}
+	out = r.appendRecordFields(out, ms)
+	out, err = r.appendRulesFields(out)
+	if err != nil {
+		return nil, err
+	}
 	out = append(out, `,"engine":`...)
 	out = append(out, eng...)
 	return append(out, '}'), nil
 }
 
-// moveLogEncoder keeps a room's move log encoded as its snapshot's JSON
-// array. The history grows between saves, or loses its last entries when a
-// refused save rolls a change back: encode keeps the longest prefix it
-// holds that the history still starts with and appends the rest.
-type moveLogEncoder struct {
-	buf  []byte              // "[" and the entries, without the closing "]"
-	ends []int               // ends[i] is len(buf) after entry i, before the "]"
-	held []protocol.LastMove // the entries encoded in buf
+// arrayEncoder keeps a list that grows at its end encoded as a JSON array
+// between saves. The list grows between saves, or loses its last entries
+// when a refused save rolls a change back: encode keeps the longest prefix
+// it holds that the list still starts with and appends the rest.
+type arrayEncoder[T comparable] struct {
+	buf  []byte // "[" and the entries, without the closing "]"
+	ends []int  // ends[i] is len(buf) after entry i, before the "]"
+	held []T    // the entries encoded in buf
 }
 
-// encode returns the JSON array of history's entries ("seat:move"). The
+// encode returns the JSON array of items, each written by appendItem. The
 // result is valid until the next call.
-func (e *moveLogEncoder) encode(history []protocol.LastMove) []byte {
+func (e *arrayEncoder[T]) encode(items []T, appendItem func([]byte, T) []byte) []byte {
 	n := 0 // entries of buf still valid
-	for n < len(e.held) && n < len(history) && e.held[n] == history[n] {
+	for n < len(e.held) && n < len(items) && e.held[n] == items[n] {
 		n++
 	}
-	e.held, e.ends = append(e.held[:n], history[n:]...), e.ends[:n]
+	e.held, e.ends = append(e.held[:n], items[n:]...), e.ends[:n]
 	if n == 0 {
 		e.buf = append(e.buf[:0], '[')
 	} else {
 		e.buf = e.buf[:e.ends[n-1]]
 	}
-	for i, mv := range history[n:] {
+	for i, it := range items[n:] {
 		if n+i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = protocol.AppendString(e.buf, strconv.Itoa(mv.Seat)+":"+mv.Move)
+		e.buf = appendItem(e.buf, it)
 		e.ends = append(e.ends, len(e.buf))
 	}
 	return append(e.buf, ']')
 }
 
+// moveLogEncoder keeps a room's move log encoded as its snapshot's JSON
+// array of "seat:move" strings.
+type moveLogEncoder struct {
+	arrayEncoder[protocol.LastMove]
+}
+
+// encode returns the JSON array of history's entries ("seat:move"). The
+// result is valid until the next call.
+func (e *moveLogEncoder) encode(history []protocol.LastMove) []byte {
+	return e.arrayEncoder.encode(history, func(b []byte, mv protocol.LastMove) []byte {
+		return protocol.AppendString(b, strconv.Itoa(mv.Seat)+":"+mv.Move)
+	})
+}
+
 func (r *Room) fromSnapshot(s snapshotV1) error {
-	r.id, r.variant, r.status, r.seq, r.savedSeq = s.ID, s.Variant, s.Status, s.Seq, s.Seq
+	r.id, r.variant, r.status, r.seq = s.ID, s.Variant, s.Status, s.Seq
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
 	r.rematch, r.next = s.Rematch, s.Next
 	for _, st := range s.Seats {
 		r.seats = append(r.seats, Seat(st))
 	}
+	var err error
+	if r.history, err = parseMoveLog(s.ID, s.MoveLog, len(r.seats)); err != nil {
+		return err
+	}
 	r.seatMoves = s.SeatMoves
 	if len(r.seatMoves) != len(r.seats) {
 		r.seatMoves = make([]int64, len(r.seats))
-	}
-	r.history = make([]protocol.LastMove, 0, len(s.MoveLog))
-	for _, e := range s.MoveLog {
-		seat, move, ok := strings.Cut(e, ":")
-		n, err := strconv.Atoi(seat)
-		if !ok || err != nil || n < 0 || n >= len(r.seats) {
-			return fmt.Errorf("snapshot of room %s: bad move log entry %q", s.ID, e)
+		for _, m := range r.history {
+			r.seatMoves[m.Seat]++ // at least the moves that stand
 		}
-		r.history = append(r.history, protocol.LastMove{Seat: n, Move: move})
 	}
-	var err error
 	if r.clock, err = restoredClock(s.Clock, len(r.seats)); err != nil {
 		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
 	}
+	r.recordFromSnapshot(s)
+	if r.offers, err = restoredOffers(s.Offers, len(r.seats)); err != nil {
+		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
+	}
 	return nil
+}
+
+// appendRulesFields appends the snapshot's fields of the rules of play
+// (clockMs, offers), each only when it has something.
+func (r *Room) appendRulesFields(b []byte) ([]byte, error) {
+	if len(r.rec.clockMs) > 0 {
+		b = append(b, `,"clockMs":`...)
+		b = append(b, r.rec.clockEnc.encode(r.rec.clockMs, func(b []byte, ms int64) []byte { return strconv.AppendInt(b, ms, 10) })...)
+	}
+	if o := r.offers.snap(); o != nil {
+		j, err := json.Marshal(o) // rare: only while an offer stands or after one
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"offers":`...)
+		b = append(b, j...)
+	}
+	return b, nil
+}
+
+// parseMoveLog reads a snapshot's move log ("seat:move" entries) of a room
+// with seats seats.
+func parseMoveLog(room string, log []string, seats int) ([]protocol.LastMove, error) {
+	history := make([]protocol.LastMove, 0, len(log))
+	for _, e := range log {
+		seat, move, ok := strings.Cut(e, ":")
+		n, err := strconv.Atoi(seat)
+		if !ok || err != nil || n < 0 || n >= seats {
+			return nil, fmt.Errorf("snapshot of room %s: bad move log entry %q", room, e)
+		}
+		history = append(history, protocol.LastMove{Seat: n, Move: move})
+	}
+	return history, nil
 }

@@ -13,8 +13,10 @@ import (
 // instead of through encoding/json's reflection (a quarter of a save's CPU
 // in the 200-room profile, docs/PERFORMANCE.md). The bytes are exactly
 // those encoding/json writes for the same values: TestSnapshotMetaJSON and
-// FuzzSnapshotMetaJSON compare the two, so a field added to either struct
-// without its line here fails a test.
+// FuzzSnapshotMetaJSON compare the two, and TestHandEncodersWriteEveryField
+// and TestSnapshotRoundTripsEveryField set every field by reflection, so a
+// field added to either struct without its line here (or in Room.snapshot
+// and Room.fromSnapshot) fails a test.
 
 // marshal encodes s as encoding/json would.
 func (s *snapshotMeta) marshal() ([]byte, error) {
@@ -97,6 +99,18 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 		b = appendKey(b, "next")
 		b = protocol.AppendString(b, s.Next)
 	}
+	for _, f := range [...]struct {
+		key string
+		t   time.Time
+	}{{"started", s.Started}, {"ended", s.Ended}} {
+		if f.t.IsZero() {
+			continue
+		}
+		b = appendKey(b, f.key)
+		if b, err = appendTime(b, f.t); err != nil {
+			return s.appendMarshaled(b[:start])
+		}
+	}
 	return append(b, '}'), nil
 }
 
@@ -165,6 +179,10 @@ func (e *logEntry) marshal() ([]byte, error) {
 			b = appendKey(b, f.key)
 			b = protocol.AppendString(b, f.val)
 		}
+	}
+	if e.Plies != 0 {
+		b = appendKey(b, "plies")
+		b = strconv.AppendInt(b, int64(e.Plies), 10)
 	}
 	b = appendKey(b, "at")
 	b, err := appendTime(b, e.At)

@@ -3,9 +3,14 @@ package rooms
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/codectest"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -53,6 +58,12 @@ func (c metaCase) build() (snapshotMeta, logEntry) {
 	if c.flags&64 != 0 {
 		m.SeatMoves = nil
 	}
+	if c.seq%5 != 0 {
+		m.Started = created.Add(time.Duration(c.turnStart))
+	}
+	if c.flags&1 != 0 && c.seq%2 != 0 {
+		m.Ended = created.Add(time.Duration(c.seq) * time.Millisecond)
+	}
 	e := logEntry{Seq: c.seq, Prev: c.seq - 1, Kind: c.reason, Move: c.move, By: c.bot, Player: c.id, At: created}
 	if c.flags&128 != 0 {
 		s := c.winner
@@ -66,6 +77,13 @@ func (c metaCase) build() (snapshotMeta, logEntry) {
 func checkAgainstEncodingJSON(t *testing.T, c metaCase) {
 	t.Helper()
 	m, e := c.build()
+	checkEncoders(t, fmt.Sprintf("%+v", c), m, e)
+}
+
+// checkEncoders fails t unless m and e are written as encoding/json writes
+// them (or refused where it refuses them).
+func checkEncoders(t *testing.T, label string, m snapshotMeta, e logEntry) {
+	t.Helper()
 	for _, tc := range []struct {
 		what string
 		got  func() ([]byte, error)
@@ -77,10 +95,10 @@ func checkAgainstEncodingJSON(t *testing.T, c metaCase) {
 		got, gotErr := tc.got()
 		want, wantErr := json.Marshal(tc.v)
 		if (gotErr != nil) != (wantErr != nil) {
-			t.Fatalf("%s %+v: error %v, encoding/json's %v", tc.what, c, gotErr, wantErr)
+			t.Fatalf("%s %s: error %v, encoding/json's %v", tc.what, label, gotErr, wantErr)
 		}
 		if gotErr == nil && !bytes.Equal(got, want) {
-			t.Fatalf("%s %+v:\n got %s\nwant %s", tc.what, c, got, want)
+			t.Fatalf("%s %s:\n got %s\nwant %s", tc.what, label, got, want)
 		}
 	}
 }
@@ -111,4 +129,68 @@ func FuzzSnapshotMetaJSON(f *testing.F) {
 		checkAgainstEncodingJSON(t, metaCase{id: id, name: name, bot: bot, move: move, next: next, reason: reason,
 			seq: seq, created: created, turnStart: turnStart, offsetMin: offsetMin % (24 * 60), year: year, winner: winner, flags: flags})
 	})
+}
+
+// TestHandEncodersWriteEveryField: every field of the structs written by
+// hand (snapshotMeta and the seatSnap, clockSnap, Result and LastMove in
+// it, logEntry), each set by reflection, is written as encoding/json
+// writes it. A field added to one of them without its line in
+// snapshotjson.go fails here, whatever the cases above set.
+func TestHandEncodersWriteEveryField(t *testing.T) {
+	var m snapshotMeta
+	codectest.Fill(&m)
+	var e logEntry
+	codectest.Fill(&e)
+	checkEncoders(t, "with every field set", m, e)
+}
+
+// TestSnapshotRoundTripsEveryField: a snapshot whose every field is set
+// (by reflection) restores to a room that writes the same snapshot back,
+// but for what a restore resets on purpose (the clock's running turn, see
+// restoredClock) and the save time. A field added to snapshotMeta without
+// its line in Room.snapshot or Room.fromSnapshot fails here; a field added
+// to snapshotV1 must be added to this test's list, and to Room.snapshot.
+func TestSnapshotRoundTripsEveryField(t *testing.T) {
+	if got, want := codectest.Fields(snapshotV1{}), append(codectest.Fields(snapshotMeta{}), "Setup", "MoveLog", "MoveMs", "Chat", "ClockMs", "Offers", "Engine"); !slices.Equal(got, want) {
+		t.Fatalf("snapshotV1 has fields %v, Room.snapshot writes %v", got, want)
+	}
+	var want snapshotMeta
+	codectest.Fill(&want)
+	// What a restore checks or takes from elsewhere: a version, a game of
+	// the catalog, a clock of two seats.
+	want.V, want.Game = 1, race5Game{}.Info().ID
+	want.Seats = []seatSnap{want.Seats[0], {Bot: "one"}}
+	want.SeatMoves = []int64{3, 4}
+	want.Clock.LeftMs = []int64{1000, 2000}
+	want.Clock.Running, want.Clock.TurnStartMs = -1, 0 // a restored clock runs nobody's turn
+	m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{})})
+	r := m.newRoom(race5Game{}, &race5{Win: -1})
+	seat := 1
+	chat := []protocol.ChatLine{{From: "ana", Seat: &seat, Text: "olá", At: 5}}
+	draw := 1
+	offers := &offersSnap{Draw: &draw, Takeback: &protocol.TakebackAsk{Seat: 0, Plies: 2}, DrawAt: []int64{-1, 3}, TakebackAt: []int64{2}}
+	if err := r.fromSnapshot(snapshotV1{snapshotMeta: want, Setup: json.RawMessage(`{"x":1}`), MoveLog: []string{"0:1", "1:2"},
+		MoveMs: []int64{10, 20}, Chat: chat, ClockMs: []int64{900, 1800}, Offers: offers}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := r.snapshot(want.Updated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got snapshotV1
+	if err := json.Unmarshal(snap, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.snapshotMeta, want) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got.snapshotMeta, want)
+	}
+	if !slices.Equal(got.MoveLog, []string{"0:1", "1:2"}) {
+		t.Errorf("move log %v", got.MoveLog)
+	}
+	if string(got.Setup) != `{"x":1}` || !slices.Equal(got.MoveMs, []int64{10, 20}) || !reflect.DeepEqual(got.Chat, chat) {
+		t.Errorf("record fields: setup %s, move times %v, chat %+v", got.Setup, got.MoveMs, got.Chat)
+	}
+	if !slices.Equal(got.ClockMs, []int64{900, 1800}) || !reflect.DeepEqual(got.Offers, offers) {
+		t.Errorf("rules fields: clock times %v, offers %+v", got.ClockMs, got.Offers)
+	}
 }

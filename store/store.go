@@ -12,9 +12,33 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"time"
 )
+
+// Defaults of the expiry of what is not finished (the stores' options).
+const (
+	// DefaultGuestTTL is how long a guest identity lives after its last
+	// use: its hello, or a save of an unfinished room it is seated in.
+	DefaultGuestTTL = 30 * 24 * time.Hour
+	// DefaultIdleRoomTTL is how long an unfinished room is kept after its
+	// last save: a waiting room nobody joined, an adjourned game nobody
+	// came back to.
+	DefaultIdleRoomTTL = 7 * 24 * time.Hour
+)
+
+// PlayerID is the id of the player whose token hashes to tokenHash: a
+// one-way function of it (SHA-256, 96 bits in base64url after a "p"), so
+// that a store can find a player's identity from either (the token at
+// hello, the id when it saves a room the player is seated in) while the id,
+// which is public, tells nothing of the token. Players made before ids were
+// derived keep their random ids; the stores still find them by token.
+func PlayerID(tokenHash string) string {
+	sum := sha256.Sum256([]byte("tabuleiro player id\x00" + tokenHash))
+	return "p" + base64.RawURLEncoding.EncodeToString(sum[:12])
+}
 
 // ErrNotFound is returned when a room or a player is not in the store.
 var ErrNotFound = errors.New("not found")
@@ -41,7 +65,12 @@ type Store interface {
 	// never applied twice nor out of order. It also keeps the indexes: the
 	// live-room index (r.Live) and every seated player's set of unfinished
 	// rooms (added while the room is unfinished, removed once it is
-	// finished). A finished room expires after the store's retention time.
+	// finished). A finished room expires after the store's retention time,
+	// an unfinished one after its idle-room TTL: every save starts it
+	// again. Each save renews the identity of every seated player (by its
+	// derived id, PlayerID) for the guest TTL, which is never shorter than
+	// the idle-room TTL, so a player's identity outlives every room it is
+	// seated in.
 	SaveRoom(ctx context.Context, r Room) error
 	// LoadRoom returns the last saved snapshot of the room, or ErrNotFound.
 	LoadRoom(ctx context.Context, id string) (Room, error)
@@ -51,15 +80,18 @@ type Store interface {
 	// first.
 	LiveRooms(ctx context.Context, limit int) ([]string, error)
 
-	// SavePlayer creates or updates a player (name, token hash).
+	// SavePlayer creates or updates a player (name, token hash); it expires
+	// after the guest TTL unless renewed.
 	SavePlayer(ctx context.Context, p Player) error
 	// PlayerByToken returns the player whose token hashes to tokenHash, or
-	// ErrNotFound.
+	// ErrNotFound, and renews its identity for the guest TTL (a hello).
 	PlayerByToken(ctx context.Context, tokenHash string) (Player, error)
 	// PlayerRooms returns the ids of the player's unfinished rooms.
 	PlayerRooms(ctx context.Context, playerID string) ([]string, error)
 
-	// Ping reports whether the store is reachable (for /readyz).
+	// Ping reports whether the store is reachable and takes writes (for
+	// /readyz): a Redis at its memory limit answers PING but refuses every
+	// move.
 	Ping(ctx context.Context) error
 	// Close releases the store's connections.
 	Close() error
@@ -118,7 +150,8 @@ type Leases interface {
 
 // Player is a guest identity.
 type Player struct {
-	// ID is the public player id.
+	// ID is the public player id: PlayerID(TokenHash) for the players made
+	// now, a random id for older ones.
 	ID string
 	// Name is the display name.
 	Name string

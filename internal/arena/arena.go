@@ -381,7 +381,8 @@ func playOne(ctx context.Context, g engine.Game, cfg Config, v engine.Variant, i
 		}
 		legal := s.Legal(seat)
 		if len(legal) > 1 {
-			legal = slices.DeleteFunc(legal, func(m string) bool { return m == "pass" })
+			// The list is the state's (engine.State): delete from a copy.
+			legal = slices.DeleteFunc(slices.Clone(legal), func(m string) bool { return m == "pass" })
 		}
 		if err := apply(seat, legal[orng.IntN(len(legal))]); err != nil {
 			return Game{}, fmt.Errorf("game %d opening: %w", i, err)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,6 +227,65 @@ func (c *Client) Close() error {
 	}
 	if closeErr != nil && !errors.Is(closeErr, io.ErrClosedPipe) {
 		return fmt.Errorf("gtp: close stdin: %w", closeErr)
+	}
+	return nil
+}
+
+// LoadSGF loads the game in the SGF file at path onto the engine's board
+// (GTP loadsgf: the board size, the setup stones and every move) and
+// returns the color to move next, "black" or "white".
+func (c *Client) LoadSGF(path string) (string, error) {
+	out, err := c.Command("loadsgf", path)
+	if err != nil {
+		return "", err
+	}
+	return strings.ToLower(out), nil
+}
+
+// Stones lists the stones of color ("black" or "white") on the engine's
+// n x n board in the go engine's notation (GTP list_stones, converted).
+func (c *Client) Stones(color string, n int) ([]string, error) {
+	out, err := c.Command("list_stones", color)
+	if err != nil {
+		return nil, err
+	}
+	var stones []string
+	for _, v := range strings.Fields(out) {
+		s, err := FromGTP(v, n)
+		if err != nil {
+			return nil, fmt.Errorf("gtp: list_stones %s: %w", color, err)
+		}
+		stones = append(stones, s)
+	}
+	return stones, nil
+}
+
+// CheckBoard reports how the engine's n x n board differs from rows, a go
+// board view of our engine (n strings, top row first, 'X' black, 'O' white,
+// anything else empty): nil when both hold exactly the same stones.
+func (c *Client) CheckBoard(rows []string) error {
+	n := len(rows)
+	for _, side := range []struct {
+		color string
+		stone byte
+	}{{"black", 'X'}, {"white", 'O'}} {
+		got, err := c.Stones(side.color, n)
+		if err != nil {
+			return err
+		}
+		var want []string
+		for i, row := range rows {
+			for col := range min(len(row), len(ourColumns)) {
+				if row[col] == side.stone {
+					want = append(want, ourColumns[col:col+1]+strconv.Itoa(n-i))
+				}
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("gtp: %s stones: the engine has %d %v, the board %d %v", side.color, len(got), got, len(want), want)
+		}
 	}
 	return nil
 }

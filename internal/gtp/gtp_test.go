@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -188,5 +190,35 @@ func TestGnuGo(t *testing.T) {
 	}
 	if _, err := c.Command("no_such_command"); err == nil {
 		t.Fatal("unknown command accepted")
+	}
+}
+
+// TestLoadSGFAndCheckBoard: GNU Go loads an SGF with setup stones and a
+// move; Stones converts its board to our notation (its J is our I) and
+// CheckBoard finds the board it holds and tells a different one.
+func TestLoadSGFAndCheckBoard(t *testing.T) {
+	c := startGnuGo(t)
+	path := filepath.Join(t.TempDir(), "g.sgf")
+	if err := os.WriteFile(path, []byte("(;FF[4]GM[1]SZ[9]AB[ia][aa]AW[ii];B[ee])\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toMove, err := c.LoadSGF(path)
+	if err != nil || toMove != "white" {
+		t.Fatalf("LoadSGF = %q, %v; want white", toMove, err)
+	}
+	black, err := c.Stones("black", 9)
+	if err != nil || !slices.Equal(slices.Sorted(slices.Values(black)), []string{"A9", "E5", "I9"}) {
+		t.Fatalf("black stones %v, %v", black, err)
+	}
+	board := []string{"X.......X", ".........", ".........", ".........", "....X....", ".........", ".........", ".........", "........O"}
+	if err := c.CheckBoard(board); err != nil {
+		t.Fatal(err)
+	}
+	board[8] = "O.......O"
+	if err := c.CheckBoard(board); err == nil || !strings.Contains(err.Error(), "white stones") {
+		t.Fatalf("a board with another white stone: %v", err)
+	}
+	if _, err := c.LoadSGF(filepath.Join(t.TempDir(), "missing.sgf")); err == nil {
+		t.Fatal("loaded a missing file")
 	}
 }

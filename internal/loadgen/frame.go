@@ -1,12 +1,11 @@
 package loadgen
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
-	"strconv"
 
+	"github.com/tabuleiro/tabuleiro/internal/jsonscan"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -69,12 +68,6 @@ func ParseFrame(data []byte) (*Frame, error) {
 	return f.clone(), nil
 }
 
-// maxDepth is encoding/json's limit on nesting: a message nested deeper is
-// refused as it would be by json.Unmarshal.
-const maxDepth = 10000
-
-var errSyntax = errors.New("malformed JSON")
-
 // parser decodes server messages without reflection and, in the steady
 // state, without allocating: strings that repeat from one frame to the
 // next (type, room, status...) are kept from the previous frame, and go
@@ -97,25 +90,25 @@ func (p *parser) parse(f *Frame, data []byte) error {
 }
 
 func (p *parser) object(f *Frame, d []byte) error {
-	i := skipWS(d, 0)
+	i := jsonscan.SkipSpace(d, 0)
 	if i < len(d) && d[i] == 'n' {
 		// null decodes to nothing: a message with no type.
-		end, err := literal(d, i, "null")
+		end, err := jsonscan.Literal(d, i, "null")
 		if err != nil {
 			return err
 		}
-		if skipWS(d, end) != len(d) {
-			return errSyntax
+		if jsonscan.SkipSpace(d, end) != len(d) {
+			return jsonscan.ErrSyntax
 		}
 		return nil
 	}
-	i, err := eachKey(d, i, 1, func(key []byte, i int) (int, error) {
+	i, err := jsonscan.Object(d, i, 1, func(key []byte, i int) (int, error) {
 		return p.field(f, key, d, i)
 	})
 	if err != nil {
 		return err
 	}
-	if skipWS(d, i) != len(d) {
+	if jsonscan.SkipSpace(d, i) != len(d) {
 		return errors.New("data after the message")
 	}
 	return nil
@@ -156,10 +149,10 @@ func (p *parser) field(f *Frame, key []byte, d []byte, i int) (int, error) {
 	case "lastMove":
 		f.LastMove, f.HasLastMove = protocol.LastMove{}, false
 		if d[i] == 'n' {
-			return literal(d, i, "null")
+			return jsonscan.Literal(d, i, "null")
 		}
 		f.HasLastMove = true
-		return eachKey(d, i, 2, func(key []byte, i int) (int, error) {
+		return jsonscan.Object(d, i, 2, func(key []byte, i int) (int, error) {
 			var err error
 			switch string(key) {
 			case "seat":
@@ -169,85 +162,27 @@ func (p *parser) field(f *Frame, key []byte, d []byte, i int) (int, error) {
 			case "move":
 				f.LastMove.Move, i, err = moveValue(d, i, &p.move)
 			default:
-				i, err = skipValue(d, i, 2)
+				i, err = jsonscan.Value(d, i, 2)
 			}
 			return i, err
 		})
 	case "player":
 		f.PlayerID = ""
 		if d[i] == 'n' {
-			return literal(d, i, "null")
+			return jsonscan.Literal(d, i, "null")
 		}
-		return eachKey(d, i, 2, func(key []byte, i int) (int, error) {
+		return jsonscan.Object(d, i, 2, func(key []byte, i int) (int, error) {
 			if string(key) == "id" {
 				var err error
 				f.PlayerID, i, err = stringValue(d, i, nil)
 				return i, err
 			}
-			return skipValue(d, i, 2)
+			return jsonscan.Value(d, i, 2)
 		})
 	default:
-		i, err = skipValue(d, i, 1)
+		i, err = jsonscan.Value(d, i, 1)
 	}
 	return i, err
-}
-
-// eachKey walks the object at d[i] (whitespace before it allowed), nested
-// depth deep, calling f with each key (unescaped) and the index of its
-// value (whitespace skipped); f returns the index after the value. It
-// returns the index after the closing brace.
-func eachKey(d []byte, i, depth int, f func(key []byte, i int) (int, error)) (int, error) {
-	if depth > maxDepth {
-		return 0, errors.New("nested too deep")
-	}
-	i = skipWS(d, i)
-	if i >= len(d) || d[i] != '{' {
-		return 0, errors.New("not an object")
-	}
-	i = skipWS(d, i+1)
-	if i < len(d) && d[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		if i >= len(d) || d[i] != '"' {
-			return 0, errSyntax
-		}
-		end, plain, err := stringEnd(d, i)
-		if err != nil {
-			return 0, err
-		}
-		key := d[i+1 : end-1]
-		if !plain {
-			s, err := unquote(d[i:end])
-			if err != nil {
-				return 0, err
-			}
-			key = []byte(s)
-		}
-		i = skipWS(d, end)
-		if i >= len(d) || d[i] != ':' {
-			return 0, errSyntax
-		}
-		i = skipWS(d, i+1)
-		if i >= len(d) {
-			return 0, errSyntax
-		}
-		if i, err = f(key, i); err != nil {
-			return 0, err
-		}
-		i = skipWS(d, i)
-		if i >= len(d) {
-			return 0, errSyntax
-		}
-		switch d[i] {
-		case ',':
-			i = skipWS(d, i+1)
-		case '}':
-			return i + 1, nil
-		default:
-			return 0, errSyntax
-		}
-	}
 }
 
 // stringValue decodes the string or null at d[i] (null is ""). When cache
@@ -256,18 +191,18 @@ func eachKey(d []byte, i, depth int, f func(key []byte, i int) (int, error)) (in
 func stringValue(d []byte, i int, cache *string) (string, int, error) {
 	switch d[i] {
 	case 'n':
-		end, err := literal(d, i, "null")
+		end, err := jsonscan.Literal(d, i, "null")
 		return "", end, err
 	case '"':
 	default:
 		return "", 0, errors.New("not a string")
 	}
-	end, plain, err := stringEnd(d, i)
+	end, plain, err := jsonscan.String(d, i)
 	if err != nil {
 		return "", 0, err
 	}
 	if !plain {
-		s, err := unquote(d[i:end])
+		s, err := jsonscan.Unquote(d[i:end])
 		return s, end, err
 	}
 	b := d[i+1 : end-1]
@@ -283,11 +218,9 @@ func stringValue(d []byte, i int, cache *string) (string, int, error) {
 // moveValue is stringValue for a move: go points and passes come from a
 // table.
 func moveValue(d []byte, i int, cache *string) (string, int, error) {
-	if d[i] == '"' {
-		if end, plain, err := stringEnd(d, i); err == nil && plain {
-			if s, ok := goMoveName(d[i+1 : end-1]); ok {
-				return s, end, nil
-			}
+	if b, end, ok := jsonscan.PlainString(d, i); ok {
+		if s, ok := goMoveName(b); ok {
+			return s, end, nil
 		}
 	}
 	return stringValue(d, i, cache)
@@ -296,17 +229,17 @@ func moveValue(d []byte, i int, cache *string) (string, int, error) {
 // intValue decodes the integer or null at d[i] (null: 0, not present).
 func intValue(d []byte, i int) (n int64, present bool, end int, err error) {
 	if d[i] == 'n' {
-		end, err := literal(d, i, "null")
+		end, err := jsonscan.Literal(d, i, "null")
 		return 0, false, end, err
 	}
 	if d[i] != '-' && (d[i] < '0' || d[i] > '9') {
 		return 0, false, 0, errors.New("not a number")
 	}
-	end, err = numberEnd(d, i)
+	end, err = jsonscan.Number(d, i)
 	if err != nil {
 		return 0, false, 0, err
 	}
-	n, ok := parseInt(d[i:end])
+	n, ok := jsonscan.Int(d[i:end])
 	if !ok {
 		return 0, false, 0, errors.New("not a whole number")
 	}
@@ -317,16 +250,16 @@ func intValue(d []byte, i int) (n int64, present bool, end int, err error) {
 // else (null included).
 func turnValue(d []byte, i int) (int, int, error) {
 	if d[i] == '-' || d[i] >= '0' && d[i] <= '9' {
-		end, err := numberEnd(d, i)
+		end, err := jsonscan.Number(d, i)
 		if err != nil {
 			return 0, 0, err
 		}
-		if n, ok := parseInt(d[i:end]); ok {
+		if n, ok := jsonscan.Int(d[i:end]); ok {
 			return int(n), end, nil
 		}
 		return -1, end, nil
 	}
-	end, err := skipValue(d, i, 1)
+	end, err := jsonscan.Value(d, i, 1)
 	return -1, end, err
 }
 
@@ -334,260 +267,46 @@ func turnValue(d []byte, i int) (int, int, error) {
 // returns it raw; null gives nil.
 func movesValue(d []byte, i int) (Moves, int, error) {
 	if d[i] == 'n' {
-		end, err := literal(d, i, "null")
+		end, err := jsonscan.Literal(d, i, "null")
 		return nil, end, err
 	}
 	if d[i] != '[' {
 		return nil, 0, errors.New("legal is not an array")
 	}
 	start := i
-	i = skipWS(d, i+1)
+	i = jsonscan.SkipSpace(d, i+1)
 	if i < len(d) && d[i] == ']' {
 		return Moves(d[start : i+1]), i + 1, nil
 	}
 	for {
 		if i >= len(d) {
-			return nil, 0, errSyntax
+			return nil, 0, jsonscan.ErrSyntax
 		}
 		var err error
 		switch d[i] {
 		case '"':
-			i, _, err = stringEnd(d, i)
+			i, _, err = jsonscan.String(d, i)
 		case 'n':
-			i, err = literal(d, i, "null")
+			i, err = jsonscan.Literal(d, i, "null")
 		default:
 			return nil, 0, errors.New("a legal move is not a string")
 		}
 		if err != nil {
 			return nil, 0, err
 		}
-		i = skipWS(d, i)
+		i = jsonscan.SkipSpace(d, i)
 		if i >= len(d) {
-			return nil, 0, errSyntax
+			return nil, 0, jsonscan.ErrSyntax
 		}
 		switch d[i] {
 		case ',':
-			i = skipWS(d, i+1)
+			i = jsonscan.SkipSpace(d, i+1)
 		case ']':
 			return Moves(d[start : i+1]), i + 1, nil
 		default:
-			return nil, 0, errSyntax
+			return nil, 0, jsonscan.ErrSyntax
 		}
 	}
-}
-
-// skipValue checks the JSON value at d[i] (whitespace before it allowed),
-// nested depth deep, and returns the index after it.
-func skipValue(d []byte, i, depth int) (int, error) {
-	i = skipWS(d, i)
-	if i >= len(d) {
-		return 0, errSyntax
-	}
-	switch c := d[i]; {
-	case c == '"':
-		end, _, err := stringEnd(d, i)
-		return end, err
-	case c == '{':
-		return eachKey(d, i, depth+1, func(_ []byte, i int) (int, error) { return skipValue(d, i, depth+1) })
-	case c == '[':
-		if depth+1 > maxDepth {
-			return 0, errors.New("nested too deep")
-		}
-		i = skipWS(d, i+1)
-		if i < len(d) && d[i] == ']' {
-			return i + 1, nil
-		}
-		for {
-			var err error
-			if i, err = skipValue(d, i, depth+1); err != nil {
-				return 0, err
-			}
-			i = skipWS(d, i)
-			if i >= len(d) {
-				return 0, errSyntax
-			}
-			switch d[i] {
-			case ',':
-				i++
-			case ']':
-				return i + 1, nil
-			default:
-				return 0, errSyntax
-			}
-		}
-	case c == 't':
-		return literal(d, i, "true")
-	case c == 'f':
-		return literal(d, i, "false")
-	case c == 'n':
-		return literal(d, i, "null")
-	case c == '-' || c >= '0' && c <= '9':
-		return numberEnd(d, i)
-	}
-	return 0, errSyntax
-}
-
-func skipWS(d []byte, i int) int {
-	for i < len(d) {
-		switch d[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-func literal(d []byte, i int, lit string) (int, error) {
-	if len(d)-i < len(lit) || string(d[i:i+len(lit)]) != lit {
-		return 0, errSyntax
-	}
-	return i + len(lit), nil
-}
-
-// Byte classes inside a JSON string.
-const (
-	strPlain    = iota // copied as is
-	strQuote           // the end
-	strEscape          // a backslash
-	strControl         // not allowed unescaped
-	strNonASCII        // allowed; the string goes through encoding/json (invalid UTF-8 becomes U+FFFD)
-)
-
-var strClass = func() (t [256]uint8) {
-	for c := range 0x20 {
-		t[c] = strControl
-	}
-	t['"'], t['\\'] = strQuote, strEscape
-	for c := 0x80; c < 0x100; c++ {
-		t[c] = strNonASCII
-	}
-	return t
-}()
-
-// stringEnd checks the string starting at d[i] (a quote) and returns the
-// index after its closing quote; plain says that its bytes between the
-// quotes are its value (no escape, ASCII only).
-func stringEnd(d []byte, i int) (end int, plain bool, err error) {
-	plain = true
-	i++
-	for {
-		for i < len(d) && strClass[d[i]] == strPlain {
-			i++
-		}
-		if i >= len(d) {
-			return 0, false, errors.New("unterminated string")
-		}
-		switch strClass[d[i]] {
-		case strQuote:
-			return i + 1, plain, nil
-		case strNonASCII:
-			plain = false
-			i++
-		case strControl:
-			return 0, false, errors.New("control character in a string")
-		case strEscape:
-			plain = false
-			if i+1 >= len(d) {
-				return 0, false, errSyntax
-			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+5 >= len(d) || !isHex(d[i+2]) || !isHex(d[i+3]) || !isHex(d[i+4]) || !isHex(d[i+5]) {
-					return 0, false, errors.New("bad \\u escape")
-				}
-				i += 6
-			default:
-				return 0, false, errors.New("bad escape")
-			}
-		}
-	}
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// unquote decodes a checked JSON string with escapes or non-ASCII bytes,
-// exactly as encoding/json does.
-func unquote(tok []byte) (string, error) {
-	var s string
-	if err := json.Unmarshal(tok, &s); err != nil {
-		return "", fmt.Errorf("string %.40q: %w", tok, err)
-	}
-	return s, nil
-}
-
-// numberEnd checks the JSON number at d[i] and returns the index after it.
-func numberEnd(d []byte, i int) (int, error) {
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(d):
-		return 0, errSyntax
-	case d[i] == '0':
-		i++
-	case d[i] >= '1' && d[i] <= '9':
-		i = digits(d, i+1)
-	default:
-		return 0, errSyntax
-	}
-	if i < len(d) && d[i] == '.' {
-		j := digits(d, i+1)
-		if j == i+1 {
-			return 0, errSyntax
-		}
-		i = j
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		j := digits(d, i)
-		if j == i {
-			return 0, errSyntax
-		}
-		i = j
-	}
-	return i, nil
-}
-
-func digits(d []byte, i int) int {
-	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-		i++
-	}
-	return i
-}
-
-// parseInt parses a checked JSON number as encoding/json does for an
-// integer field: a fraction or an exponent, or a value out of range, is
-// refused.
-func parseInt(tok []byte) (int64, bool) {
-	neg := tok[0] == '-'
-	ds := tok
-	if neg {
-		ds = tok[1:]
-	}
-	if len(ds) > 0 && len(ds) <= 18 {
-		var n int64
-		for _, c := range ds {
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int64(c-'0')
-		}
-		if neg {
-			n = -n
-		}
-		return n, true
-	}
-	n, err := strconv.ParseInt(string(tok), 10, 64)
-	return n, err == nil
 }
 
 // Moves is a JSON array of moves (a room's "legal" list) as the server
@@ -631,28 +350,28 @@ func (m Moves) Strings() []string {
 // anything malformed (m was checked when it was read).
 func (m Moves) each() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		i := skipWS(m, 0)
+		i := jsonscan.SkipSpace(m, 0)
 		if i >= len(m) || m[i] != '[' {
 			return
 		}
-		i = skipWS(m, i+1)
+		i = jsonscan.SkipSpace(m, i+1)
 		for i < len(m) && m[i] != ']' {
 			var v []byte
 			switch m[i] {
 			case 'n':
-				end, err := literal(m, i, "null")
+				end, err := jsonscan.Literal(m, i, "null")
 				if err != nil {
 					return
 				}
 				i = end
 			case '"':
-				end, plain, err := stringEnd(m, i)
+				end, plain, err := jsonscan.String(m, i)
 				if err != nil {
 					return
 				}
 				v = m[i+1 : end-1]
 				if !plain {
-					s, err := unquote(m[i:end])
+					s, err := jsonscan.Unquote(m[i:end])
 					if err != nil {
 						return
 					}
@@ -665,9 +384,9 @@ func (m Moves) each() iter.Seq[[]byte] {
 			if !yield(v) {
 				return
 			}
-			i = skipWS(m, i)
+			i = jsonscan.SkipSpace(m, i)
 			if i < len(m) && m[i] == ',' {
-				i = skipWS(m, i+1)
+				i = jsonscan.SkipSpace(m, i+1)
 			}
 		}
 	}

@@ -98,14 +98,15 @@ func TestAbandonedRoomIsAdjournedAndComesBack(t *testing.T) {
 }
 
 // TestAbandonedClockRoomEndsOnTime: with a clock nobody adjourns the room:
-// when both players are gone the seat to move loses on time, the result is
-// saved and the empty finished room closes.
+// when both players are gone after their first moves the seat to move
+// loses on time, the result is saved and the empty finished room closes.
 func TestAbandonedClockRoomEndsOnTime(t *testing.T) {
 	st := memstore.New()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Store, c.Grace, c.AdjournFactor = st, time.Millisecond, 1
 	})
 	a, b, room, _ := clockedMorris(t, s, map[string]any{"base": 1})
+	firstMorrisMoves(t, a, b, room)
 	a.Close()
 	b.Close()
 	waitNoRooms(t, s)

@@ -38,9 +38,19 @@ func clockedMorris(t *testing.T, s *testserver.Server, clock map[string]any) (a,
 	return a, b, room, st
 }
 
-// TestClockFlagFallsOverWebSocket: a 1-s clock. Seat 0 moves at once
-// (the server's time is injected, so "at once" is exact) and keeps its
-// second; then a second passes on seat 1's turn and nobody moves: the
+// firstMorrisMoves plays seat 0's b2 and seat 1's a1, the first move of
+// each side, which no clock times, and returns the state after them.
+func firstMorrisMoves(t *testing.T, a, b *testserver.Client, room string) testserver.Msg {
+	t.Helper()
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})
+	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "b2" })
+	b.Send(map[string]any{"type": "room.move", "room": room, "move": "a1"})
+	return a.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "a1" })
+}
+
+// TestClockFlagFallsOverWebSocket: a 1-s clock. Each side's first move
+// is free, even a second in (the server's time is injected, so the times
+// are exact); then a second passes on seat 0's turn and nobody moves: the
 // room's timer ends the game on time and every player sees the result.
 func TestClockFlagFallsOverWebSocket(t *testing.T) {
 	now := fakeclock.New()
@@ -49,30 +59,32 @@ func TestClockFlagFallsOverWebSocket(t *testing.T) {
 	if c, ok := clocksOf(t, st); !ok || c["0"] != 1000 || c["1"] != 1000 {
 		t.Fatalf("clocks at the start %v, want 1000 each", c)
 	}
-	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})
-	moved := b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil })
-	if c, _ := clocksOf(t, moved); c["0"] != 1000 || c["1"] != 1000 {
-		t.Fatalf("clocks after seat 0's move %v", c)
+	now.Advance(time.Second)
+	moved := firstMorrisMoves(t, a, b, room)
+	if c, _ := clocksOf(t, moved); c["0"] != 1000 || c["1"] != 1000 || moved.Status != "playing" {
+		t.Fatalf("clocks after the first moves %v (%s)", c, moved.Status)
 	}
 	now.Advance(time.Second)
 	for _, who := range []*testserver.Client{a, b} {
 		fin := who.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
-		if fin.Result == nil || fin.Result.Reason != "timeout" || fin.Result.Winner == nil || *fin.Result.Winner != 0 {
+		if fin.Result == nil || fin.Result.Reason != "timeout" || fin.Result.Winner == nil || *fin.Result.Winner != 1 {
 			t.Fatalf("result %s", fin.Raw)
 		}
-		if c, _ := clocksOf(t, fin); c["1"] != 0 || c["0"] != 1000 {
+		if c, _ := clocksOf(t, fin); c["0"] != 0 || c["1"] != 1000 {
 			t.Fatalf("final clocks %v", c)
 		}
 	}
-	b.Send(map[string]any{"type": "room.move", "room": room, "move": "a1"})
-	b.WaitError("game_over")
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "c3"})
+	a.WaitError("game_over")
 }
 
 // TestClockFlagFallsInRealTime: the same without any injected time: a 1-s
-// clock where nobody moves ends in a timeout for the seat to move.
+// clock where nobody moves after the first moves ends in a timeout for the
+// seat to move.
 func TestClockFlagFallsInRealTime(t *testing.T) {
 	s := testserver.Start(t)
-	a, _, room, _ := clockedMorris(t, s, map[string]any{"base": 1})
+	a, b, room, _ := clockedMorris(t, s, map[string]any{"base": 1})
+	firstMorrisMoves(t, a, b, room)
 	fin := a.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
 	if fin.Result == nil || fin.Result.Reason != "timeout" || fin.Result.Winner == nil || *fin.Result.Winner != 1 {
 		t.Fatalf("result %s", fin.Raw)
@@ -85,9 +97,10 @@ func TestClockIncrementOverWebSocket(t *testing.T) {
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, room, _ := clockedMorris(t, s, map[string]any{"base": 60, "increment": 5})
+	firstMorrisMoves(t, a, b, room)
 	now.Advance(7 * time.Second)
-	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})
-	m := b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil })
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "c3"})
+	m := b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "c3" })
 	if c, _ := clocksOf(t, m); c["0"] != 58000 || c["1"] != 60000 {
 		t.Fatalf("after 7 s of thought and a 5-s increment: %v, want 0:58000 1:60000", c)
 	}
@@ -105,18 +118,7 @@ func TestClockIncrementOverWebSocket(t *testing.T) {
 	a.Send(map[string]any{"type": "room.rematch", "room": room})
 	b.Send(map[string]any{"type": "room.rematch", "room": room})
 	next := a.Wait("match.found", nil).Room
-	// The new room's first state may come before match.found (which Wait
-	// skipped past), or after it.
-	first, ok := testserver.Msg{}, false
-	for _, m := range a.Log() {
-		if m.Type == "room.state" && m.Room == next {
-			first, ok = m, true
-			break
-		}
-	}
-	if !ok {
-		first = a.State(next, nil)
-	}
+	first := a.StateEver(next, nil) // it may have come before match.found
 	if c, ok := clocksOf(t, first); !ok || c["0"] != 60000 || c["1"] != 60000 {
 		t.Fatalf("rematch clocks %v", c)
 	}
@@ -154,6 +156,22 @@ func TestClockRefusedWhereItMeansNothing(t *testing.T) {
 	}
 }
 
+// redisStores starts a Redis for the test and returns a function that
+// opens a new store on it, under one key prefix: each server of a restart
+// test opens its own, as a restarted process would.
+func redisStores(t *testing.T) func() store.Store {
+	t.Helper()
+	addr := redistest.Start(t)
+	prefix := redistest.Prefix(t, addr)
+	return func() store.Store {
+		st, err := redisstore.New(context.Background(), addr, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+}
+
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -167,21 +185,14 @@ func mustJSON(v any) []byte {
 // gives seat 1 the time it had when its turn began, and seat 0's time is
 // exact.
 func TestClocksSurviveARestartWithRedis(t *testing.T) {
-	addr := redistest.Start(t)
-	prefix := redistest.Prefix(t, addr)
-	open := func() store.Store {
-		st, err := redisstore.New(context.Background(), addr, prefix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
+	open := redisStores(t)
 	now := fakeclock.New()
 	s1 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
 	a, b, room, _ := clockedMorris(t, s1, map[string]any{"base": 300, "increment": 3})
+	firstMorrisMoves(t, a, b, room)
 	now.Advance(10 * time.Second)
-	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})
-	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil })
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "c3"})
+	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "c3" })
 	now.Advance(20 * time.Second) // seat 1 thinks; then the server stops
 	s1.Stop()
 	now.Advance(time.Hour)
@@ -193,8 +204,8 @@ func TestClocksSurviveARestartWithRedis(t *testing.T) {
 		t.Fatalf("after the restart: clocks %v turn %v; want 0:293000 1:300000, seat 1 to move", c, got.Turn)
 	}
 	now.Advance(4 * time.Second)
-	b2.Send(map[string]any{"type": "room.move", "room": room, "move": "a1"})
-	after := b2.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Seat == 1 })
+	b2.Send(map[string]any{"type": "room.move", "room": room, "move": "a2"})
+	after := b2.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "a2" })
 	if c, _ := clocksOf(t, after); c["1"] != 299000 {
 		t.Fatalf("seat 1's clock after its move %v, want 300000-4000+3000", c)
 	}

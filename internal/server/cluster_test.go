@@ -200,8 +200,8 @@ func TestClusterRematchCarriesRemotePlayers(t *testing.T) {
 	if got := a.Wait("match.found", nil).Room; got != next || next == room {
 		t.Fatalf("rematch rooms %q and %q (old %q)", got, next, room)
 	}
-	b.State(next, func(m testserver.Msg) bool { return m.Status == "playing" })
-	a.State(next, func(m testserver.Msg) bool {
+	b.StateEver(next, func(m testserver.Msg) bool { return m.Status == "playing" })
+	a.StateEver(next, func(m testserver.Msg) bool {
 		return m.Status == "playing" && m.Players[0].Connected && m.Players[1].Connected
 	})
 	b.Close()

@@ -97,7 +97,7 @@ func TestChatResignRematch(t *testing.T) {
 	if next.Next != ma.Room {
 		t.Fatalf("old room points to %q, want %q", next.Next, ma.Room)
 	}
-	st := b.State(ma.Room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	st := b.StateEver(ma.Room, func(m testserver.Msg) bool { return m.Status == "playing" })
 	if st.Turn == nil || *st.Turn != 0 {
 		t.Fatalf("new room %s", st.Raw)
 	}
@@ -195,7 +195,10 @@ func TestHTTPEndpoints(t *testing.T) {
 	room := a.Wait("room.joined", nil).Room
 	a.Send(map[string]any{"type": "room.move", "room": room, "move": "up"})
 	a.WaitError("illegal_move")
-	body := getText(t, s.URL+"/metrics")
+	if code := s.GetJSON(t, "/metrics", nil); code != http.StatusNotFound {
+		t.Errorf("/metrics on the public listener: %d, want 404 (it has a listener of its own)", code)
+	}
+	body := getText(t, s.MetricsURL)
 	for _, want := range []string{"tabuleiro_connections 1", `tabuleiro_rooms{game="2048",status="playing"} 1`,
 		`tabuleiro_errors_total{code="illegal_move"} 1`, "tabuleiro_broadcast_seconds_count"} {
 		if !contains(body, want) {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
@@ -245,4 +247,45 @@ func TestHelloWhileRedisIsDown(t *testing.T) {
 	if string(got.Board) != string(st.Board) {
 		t.Fatalf("rejoined state %s, was %s", got.Raw, st.Raw)
 	}
+}
+
+// TestReadyFailsWhenRedisRefusesWrites: a Redis at its maxmemory under
+// noeviction answers PING but refuses every write; /readyz says so (503)
+// while /healthz still answers, a new visitor's hello is refused with
+// internal and changes nothing, and all is well again once Redis takes
+// writes.
+func TestReadyFailsWhenRedisRefusesWrites(t *testing.T) {
+	rs, _, open := redisOpener(t)
+	s := startOnRedis(t, open)
+	waitReady(t, s.URL)
+	c := redis.NewClient(&redis.Options{Addr: rs.Addr()})
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ConfigSet(ctx, "maxmemory", "1").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Ping(ctx).Err(); err != nil {
+		t.Fatalf("PING of a full Redis: %v, want PONG", err)
+	}
+	if got := status(t, s.URL+"/readyz"); got != http.StatusServiceUnavailable {
+		t.Fatalf("/readyz with Redis refusing writes: %d, want 503", got)
+	}
+	if got := status(t, s.URL+"/healthz"); got != http.StatusOK {
+		t.Fatalf("/healthz with Redis refusing writes: %d", got)
+	}
+	v, err := s.Dial(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Send(map[string]any{"type": "hello", "name": "eve"})
+	v.WaitError("internal")
+	if err := c.ConfigSet(ctx, "maxmemory", "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitReady(t, s.URL)
+	v.Send(map[string]any{"type": "hello", "name": "eve"})
+	v.Wait("welcome", nil)
 }

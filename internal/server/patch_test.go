@@ -122,12 +122,12 @@ func TestPatchClientsSeeTheSameStateAsFullClients(t *testing.T) {
 		seq := int64(cur["seq"].(float64))
 		fa.until(seq)
 		fp.until(seq)
-		// moves is the history sent on join only; patches never carry it.
-		if got, want := without(fp.state, "legal", "moves"), without(cur, "legal", "moves"); !reflect.DeepEqual(got, want) {
+		// moves and chat are sent on join only; patches never carry them.
+		if got, want := without(fp.state, "legal", "moves", "chat"), without(cur, "legal", "moves", "chat"); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: patch spectator rebuilt\n%v\nfull state is\n%v", what, got, want)
 		}
-		if !reflect.DeepEqual(without(fa.state, "moves"), without(cur, "moves")) &&
-			!reflect.DeepEqual(without(fa.state, "legal", "moves"), without(cur, "legal", "moves")) {
+		if !reflect.DeepEqual(without(fa.state, "moves", "chat"), without(cur, "moves", "chat")) &&
+			!reflect.DeepEqual(without(fa.state, "legal", "moves", "chat"), without(cur, "legal", "moves", "chat")) {
 			t.Fatalf("%s: patch player rebuilt\n%v\nfull state is\n%v", what, fa.state, cur)
 		}
 		if turn, ok := cur["turn"].(float64); ok && turn == 0 && !reflect.DeepEqual(fa.state["legal"], cur["legal"]) {

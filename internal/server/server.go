@@ -7,7 +7,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
+	"net/netip"
+	"os"
 	"runtime"
 	"time"
 
@@ -17,6 +20,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/broker"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -44,6 +48,10 @@ type Config struct {
 	// AdjournFactor: a room nobody is in is adjourned after Grace times
 	// this (default 10; see rooms.Config).
 	AdjournFactor int
+	// AbortAfter is how long each seat of a game with a clock has for its
+	// first move before the game is aborted (default 30 s; see
+	// rooms.Config).
+	AbortAfter time.Duration
 	// Now is the rooms' time source (default time.Now); tests inject one.
 	Now func() time.Time
 	// Root serves "/" (the web client); nil answers 404.
@@ -55,6 +63,63 @@ type Config struct {
 	// store (which must implement store.Leases) and one broker
 	// (docs/architecture.md, "Several nodes"). Nil is a single node.
 	Cluster *Cluster
+	// HTTP bounds the HTTP side: connections, timeouts, headers.
+	HTTP HTTPConfig
+	// BotAPIPerClient caps the POST /api/bot/move requests one client
+	// address may have in flight (default DefaultBotAPIPerClient); past
+	// it the endpoint answers 429 with Retry-After.
+	BotAPIPerClient int
+	// Replays bounds the game replays the records API runs at once
+	// (default runtime.NumCPU()); MaxPositionsBytes bounds the positions
+	// of one answer (default DefaultMaxPositionsBytes). See records.go.
+	Replays           int
+	MaxPositionsBytes int
+}
+
+// HTTPConfig bounds the HTTP side of the service. Zero values take the
+// defaults (no caps on connections).
+type HTTPConfig struct {
+	// MaxConns caps the connections open at once, WebSockets included; 0
+	// is no cap. WebSockets may hold all but a reserve of them
+	// (WebSocketShare), so that health checks and the API always find a
+	// place.
+	MaxConns int
+	// MaxConnsPerAddr caps the connections of one client address: TCP
+	// connections of a peer that is not a trusted proxy, and WebSockets
+	// of a client address however it came; 0 is no cap.
+	MaxConnsPerAddr int
+	// TrustedProxies are the peers whose X-Forwarded-For or X-Real-IP
+	// header names the client; any other peer is the client itself.
+	TrustedProxies []netip.Prefix
+	// ReadHeaderTimeout bounds reading a request's headers (default
+	// 10 s); ReadTimeout the headers and body together (default 20 s: a
+	// body trickled slower than that is cut off); WriteTimeout writing an
+	// answer, on every route but /ws (default 30 s); IdleTimeout how long
+	// a kept-alive connection may wait for its next request (default 60 s).
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxHeaderBytes bounds a request's headers (default 16 KiB).
+	MaxHeaderBytes int
+}
+
+// Defaults of HTTPConfig and of the bot endpoint's limits.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 20 * time.Second
+	DefaultWriteTimeout      = 30 * time.Second
+	DefaultIdleTimeout       = 60 * time.Second
+	DefaultMaxHeaderBytes    = 16 << 10
+	// DefaultBotAPIPerClient is how many bot requests one client may have
+	// in flight.
+	DefaultBotAPIPerClient = 2
+)
+
+// WebSocketShare is how many of n connections WebSockets may hold: all but
+// a sixty-fourth of them, at least 16 (at most half), which stay for plain
+// HTTP requests (health checks, the API, the page) when WebSockets hold
+// their share: 16 of 768 (ulimit -n 1024 with Redis), 310 of 19,872
+// (ulimit -n 20000, where the benchmarks hold 19,000 idle WebSockets).
+func WebSocketShare(n int) int {
+	return n - min(n/2, max(16, n/64))
 }
 
 // Cluster is the configuration of a node among several.
@@ -77,6 +142,12 @@ type Server struct {
 	Rooms   *rooms.Manager
 	Hub     *hub.Hub
 	mux     *http.ServeMux
+	// resolver names the client of a request; botClients counts each
+	// client's bot requests in flight.
+	resolver   *netlimit.Resolver
+	botClients *netlimit.Counter
+	replays    chan struct{} // a slot per replay running (records.go)
+	handler    http.Handler  // mux, with the write deadline
 }
 
 // New builds the service. The caller owns cfg.Store.
@@ -96,7 +167,30 @@ func New(cfg Config) (*Server, error) {
 	if cfg.BotTimeout <= 0 {
 		cfg.BotTimeout = 2 * time.Second
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New()}
+	if cfg.BotAPIPerClient <= 0 {
+		cfg.BotAPIPerClient = DefaultBotAPIPerClient
+	}
+	hc := &cfg.HTTP
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&hc.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&hc.ReadTimeout, DefaultReadTimeout},
+		{&hc.WriteTimeout, DefaultWriteTimeout}, {&hc.IdleTimeout, DefaultIdleTimeout}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	if hc.MaxHeaderBytes <= 0 {
+		hc.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if cfg.Replays <= 0 {
+		cfg.Replays = runtime.NumCPU()
+	}
+	if cfg.MaxPositionsBytes <= 0 {
+		cfg.MaxPositionsBytes = DefaultMaxPositionsBytes
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New(), resolver: netlimit.NewResolver(cfg.HTTP.TrustedProxies),
+		botClients: netlimit.NewCounter(cfg.BotAPIPerClient), replays: make(chan struct{}, cfg.Replays)}
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
 	var rc *rooms.Cluster
@@ -112,16 +206,25 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
-		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, Now: cfg.Now,
+		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now,
 		OnChange: func() {
 			if h != nil {
 				h.LobbyChanged()
 			}
 		}})
-	hc := cfg.Hub
-	hc.Rooms, hc.Catalog, hc.Store, hc.Log, hc.Metrics, hc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
-	hc.Cluster = hcl
-	h = hub.New(hc)
+	hubc := cfg.Hub
+	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
+	hubc.Cluster = hcl
+	if hubc.MaxConns <= 0 && cfg.HTTP.MaxConns > 0 {
+		hubc.MaxConns = WebSocketShare(cfg.HTTP.MaxConns)
+	}
+	if hubc.MaxConnsPerAddr <= 0 {
+		hubc.MaxConnsPerAddr = cfg.HTTP.MaxConnsPerAddr
+	}
+	if hubc.ClientAddr == nil {
+		hubc.ClientAddr = s.resolver.ClientAddr
+	}
+	h = hub.New(hubc)
 	s.Hub = h
 	if hcl != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -138,12 +241,12 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /api/games", s.games)
 	mux.HandleFunc("GET /api/rooms", s.rooms)
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
+	s.routeRecords(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.HandleFunc("GET /readyz", s.ready)
-	mux.Handle("GET /metrics", s.Metrics.Handler())
 	if cfg.Root != nil {
 		mux.Handle("/", cfg.Root)
 	} else {
@@ -152,11 +255,50 @@ func New(cfg Config) (*Server, error) {
 		})
 	}
 	s.mux = mux
+	s.handler = s.writeDeadline(mux)
 	return s, nil
 }
 
 // Handler is the service's HTTP handler.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// MetricsHandler serves the metrics in the Prometheus text format. It is
+// not on Handler: cmd/lobby serves it on a listener of its own
+// (-metrics-addr), never on the public one.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.Metrics.Handler())
+	return mux
+}
+
+// HTTPServer returns an http.Server for Handler with the configured
+// timeouts and header limit. Serve it on Listen's listener.
+func (s *Server) HTTPServer() *http.Server {
+	hc := s.cfg.HTTP
+	return &http.Server{Handler: s.mux, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
+		IdleTimeout: hc.IdleTimeout, MaxHeaderBytes: hc.MaxHeaderBytes,
+		ErrorLog: zap.NewStdLog(s.log.Named("http"))}
+}
+
+// Listen wraps ln with the caps on connections (HTTPConfig.MaxConns and
+// MaxConnsPerAddr): one over a cap is refused before anything is read.
+func (s *Server) Listen(ln net.Listener) net.Listener {
+	return &netlimit.Listener{Listener: ln, Max: s.cfg.HTTP.MaxConns, PerAddr: s.cfg.HTTP.MaxConnsPerAddr,
+		Resolver: s.resolver, OnRefuse: func(reason string) { s.Metrics.Refused.WithLabelValues(reason).Inc() }}
+}
+
+// writeDeadline bounds how long an answer may take to write, on every path
+// but /ws: a WebSocket sets its own deadline on each write (hub). A
+// long-lived stream (an NDJSON feed, say) lifts it with
+// http.ResponseController and sets a deadline per write itself.
+func (s *Server) writeDeadline(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ws" {
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.HTTP.WriteTimeout))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
 
 // Shutdown stops the service gracefully: no new connections, every room
 // finishes its current command (its state is saved after every change) and
@@ -206,17 +348,30 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 }
 
 // botMove answers POST /api/bot/move: the move the named bot plays for the
-// side to move in the setup. It is stateless; the turn runs in the bot pool.
+// side to move in the setup. It is stateless; the turn runs in the bot
+// pool's Stateless class, below every live room's bot, and each client may
+// have BotAPIPerClient requests in flight.
 func (s *Server) botMove(w http.ResponseWriter, r *http.Request) {
+	client := netlimit.Key(s.resolver.ClientAddr(r))
+	if !s.botClients.Acquire(client) {
+		w.Header().Set("Retry-After", "1")
+		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited,
+			"at most %d bot requests at once from one address", s.cfg.BotAPIPerClient))
+		return
+	}
+	defer s.botClients.Release(client)
 	var req protocol.BotMoveRequest
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
 	if err := dec.Decode(&req); err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "body too large"))
-			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			s.httpError(w, http.StatusRequestTimeout, protocol.Errorf(protocol.CodeBadRequest, "the body came too slowly"))
+		default:
+			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "malformed JSON body"))
 		}
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "malformed JSON body"))
 		return
 	}
 	for _, f := range []struct{ name, v string }{{"game", req.Game}, {"variant", req.Variant}, {"level", req.Level}} {
@@ -256,10 +411,22 @@ func (s *Server) botMove(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeGameOver, "the side to move has no move"))
 		return
 	}
-	res, err := s.Pool.Move(r.Context(), botpool.Job{Game: req.Game, Level: req.Level, Bot: bot, State: st, Seat: seat, Seed: 1})
-	if err != nil || res.Err != nil {
+	// The request waits for a worker at most this long; a client that
+	// goes away sooner takes its job out of the queue (r's context).
+	ctx, cancel := context.WithTimeout(r.Context(), botAPIWait*s.cfg.BotTimeout)
+	defer cancel()
+	res, err := s.Pool.Move(ctx, botpool.Job{Class: botpool.Stateless, Game: req.Game, Level: req.Level, Bot: bot, State: st, Seat: seat, Seed: 1})
+	switch {
+	case errors.Is(err, botpool.ErrBusy), errors.Is(err, context.DeadlineExceeded):
+		w.Header().Set("Retry-After", "2")
+		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "the bots are busy, try again"))
+	case err != nil || res.Err != nil:
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "the bot could not answer, try again"))
-		return
+	default:
+		writeJSON(w, http.StatusOK, protocol.BotMoveResponse{Move: res.Move})
 	}
-	writeJSON(w, http.StatusOK, protocol.BotMoveResponse{Move: res.Move})
 }
+
+// botAPIWait is how many bot timeouts a stateless request may wait for a
+// worker and its answer together before it is answered busy.
+const botAPIWait = 5

@@ -35,9 +35,13 @@ type Server struct {
 	HTTP  *httptest.Server
 	URL   string // http://127.0.0.1:port
 	WSURL string // ws://127.0.0.1:port/ws
-	Store store.Store
-	t     testing.TB
-	once  sync.Once
+	// MetricsURL is the metrics listener's /metrics (a listener of its
+	// own, as cmd/lobby's -metrics-addr).
+	MetricsURL string
+	metrics    *httptest.Server
+	Store      store.Store
+	t          testing.TB
+	once       sync.Once
 }
 
 // Start starts the service with the memory store (unless cfg sets one) and
@@ -56,9 +60,15 @@ func Start(t testing.TB, edit ...func(*server.Config)) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	// The HTTP server and listener cmd/lobby runs: timeouts, header and
+	// connection limits.
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = srv.HTTPServer()
+	hs.Listener = srv.Listen(hs.Listener)
+	hs.Start()
+	ms := httptest.NewServer(srv.MetricsHandler())
 	s := &Server{Server: srv, HTTP: hs, URL: hs.URL, WSURL: "ws" + strings.TrimPrefix(hs.URL, "http") + "/ws",
-		Store: cfg.Store, t: t}
+		MetricsURL: ms.URL + "/metrics", metrics: ms, Store: cfg.Store, t: t}
 	t.Cleanup(s.Stop)
 	return s
 }
@@ -74,39 +84,44 @@ func (s *Server) Stop() {
 		}
 		s.HTTP.CloseClientConnections()
 		s.HTTP.Close()
+		s.metrics.Close()
 		_ = s.Store.Close()
 	})
 }
 
 // Msg is any server message: the common fields, and the raw bytes.
 type Msg struct {
-	Type       string              `json:"type"`
-	ID         json.RawMessage     `json:"id"`
-	Room       string              `json:"room"`
-	Code       string              `json:"code"`
-	Message    string              `json:"message"`
-	Seq        int64               `json:"seq"`
-	Status     string              `json:"status"`
-	Turn       *int                `json:"turn"`
-	Legal      []string            `json:"legal"`
-	LegalBy    map[string][]string `json:"legalBySeat"`
-	Board      json.RawMessage     `json:"board"`
-	Score      json.RawMessage     `json:"score"`
-	Spectators int                 `json:"spectators"`
-	Players    []protocol.Player   `json:"players"`
-	LastMove   *protocol.LastMove  `json:"lastMove"`
-	Moves      []protocol.LastMove `json:"moves"`
-	Result     *protocol.Result    `json:"result"`
-	Role       string              `json:"role"`
-	Seat       *int                `json:"seat"`
-	Token      string              `json:"token"`
-	Player     protocol.PlayerInfo `json:"player"`
-	Rooms      json.RawMessage     `json:"rooms"`
-	Queues     []protocol.Queue    `json:"queues"`
-	Text       string              `json:"text"`
-	From       string              `json:"from"`
-	Next       string              `json:"next"`
-	Raw        []byte              `json:"-"`
+	Type       string                `json:"type"`
+	ID         json.RawMessage       `json:"id"`
+	Room       string                `json:"room"`
+	Code       string                `json:"code"`
+	Message    string                `json:"message"`
+	Seq        int64                 `json:"seq"`
+	Status     string                `json:"status"`
+	Turn       *int                  `json:"turn"`
+	Legal      []string              `json:"legal"`
+	LegalBy    map[string][]string   `json:"legalBySeat"`
+	Board      json.RawMessage       `json:"board"`
+	Score      json.RawMessage       `json:"score"`
+	Spectators int                   `json:"spectators"`
+	Players    []protocol.Player     `json:"players"`
+	LastMove   *protocol.LastMove    `json:"lastMove"`
+	Moves      []protocol.LastMove   `json:"moves"`
+	Result     *protocol.Result      `json:"result"`
+	AbortAt    *int64                `json:"abortAt"`
+	Abortable  bool                  `json:"abortable"`
+	DrawOffer  *int                  `json:"drawOffer"`
+	Takeback   *protocol.TakebackAsk `json:"takeback"`
+	Role       string                `json:"role"`
+	Seat       *int                  `json:"seat"`
+	Token      string                `json:"token"`
+	Player     protocol.PlayerInfo   `json:"player"`
+	Rooms      json.RawMessage       `json:"rooms"`
+	Queues     []protocol.Queue      `json:"queues"`
+	Text       string                `json:"text"`
+	From       string                `json:"from"`
+	Next       string                `json:"next"`
+	Raw        []byte                `json:"-"`
 }
 
 // Client is a test WebSocket client.
@@ -251,6 +266,20 @@ func (c *Client) WaitError(code string) Msg {
 func (c *Client) State(room string, pred func(Msg) bool) Msg {
 	c.t.Helper()
 	return c.Wait("room.state", func(m Msg) bool { return m.Room == room && (pred == nil || pred(m)) })
+}
+
+// StateEver is State over every room.state received so far as well, even
+// those an earlier wait skipped past: for the first state of a room whose
+// id came in a later message (a rematch's room may send its state before
+// the old room's match.found arrives; docs/protocol.md allows either order).
+func (c *Client) StateEver(room string, pred func(Msg) bool) Msg {
+	c.t.Helper()
+	for _, m := range c.Log() {
+		if m.Type == "room.state" && m.Room == room && (pred == nil || pred(m)) {
+			return m
+		}
+	}
+	return c.State(room, pred)
 }
 
 // CloseErr is the error that ended the connection, nil while it is open.

@@ -3,9 +3,10 @@
 //
 // It keeps the same rules as the Redis store (store/redisstore), checked by
 // the same conformance suite (store/storetest): the seq check, the log, the
-// live-room index, the players' unfinished rooms and the retention of
-// finished rooms, which expire lazily (checked when read, swept now and then
-// on writes so that memory does not grow with rooms nobody reads again).
+// live-room index, the players' unfinished rooms, the retention of finished
+// rooms and the expiry of idle unfinished rooms and guest identities, which
+// all expire lazily (checked when read, swept now and then on writes so that
+// memory does not grow with what nobody reads again).
 package memstore
 
 import (
@@ -36,20 +37,44 @@ func WithRetention(d time.Duration) Option {
 	}
 }
 
+// WithGuestTTL sets how long a guest identity lives after its last use (a
+// hello, a save of an unfinished room it is seated in); default
+// store.DefaultGuestTTL. It is never shorter than the idle-room TTL.
+func WithGuestTTL(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.guestTTL = d
+		}
+	}
+}
+
+// WithIdleRoomTTL sets how long an unfinished room is kept after its last
+// save; default store.DefaultIdleRoomTTL.
+func WithIdleRoomTTL(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.roomTTL = d
+		}
+	}
+}
+
 // Store is an in-memory store.Store. The zero value is not usable: use New.
 type Store struct {
 	retention time.Duration
+	roomTTL   time.Duration
+	guestTTL  time.Duration
 	now       func() time.Time
 
 	// A mutex is fine here: this is the store's own bookkeeping, not game
 	// state, and every critical section is a few map operations.
-	mu        sync.RWMutex // reads of players (every hello) share it
+	mu        sync.Mutex
 	rooms     map[string]*room
-	live      map[string]time.Time           // room id -> UpdatedAt
-	byToken   map[string]store.Player        // token hash -> player
-	playerRms map[string]map[string]struct{} // player id -> unfinished room ids
-	leases    map[string]*lease              // room id -> lease and epoch
-	queues    map[string][]store.MatchEntry  // quick-match queues (match.go)
+	live      map[string]time.Time          // room id -> UpdatedAt
+	byToken   map[string]*guest             // token hash -> identity
+	tokenOf   map[string]string             // player id -> token hash
+	playerRms map[string]*roomSet           // player id -> unfinished room ids
+	leases    map[string]*lease             // room id -> lease and epoch
+	queues    map[string][]store.MatchEntry // quick-match queues (match.go)
 	nextSweep time.Time
 }
 
@@ -64,7 +89,20 @@ type lease struct {
 type room struct {
 	r         store.Room // Append always nil
 	log       [][]byte
-	expiresAt time.Time // zero unless finished
+	expiresAt time.Time // retention after a finish, idle-room TTL after another save
+}
+
+// guest is an identity and when it expires unless renewed.
+type guest struct {
+	p       store.Player
+	expires time.Time
+}
+
+// roomSet is a player's unfinished rooms; it expires with the guest TTL
+// after the last save that added to it.
+type roomSet struct {
+	ids     map[string]struct{}
+	expires time.Time
 }
 
 var (
@@ -76,16 +114,21 @@ var (
 func New(opts ...Option) *Store {
 	s := &Store{
 		retention: DefaultRetention,
+		roomTTL:   store.DefaultIdleRoomTTL,
+		guestTTL:  store.DefaultGuestTTL,
 		now:       time.Now,
 		rooms:     make(map[string]*room),
 		live:      make(map[string]time.Time),
-		byToken:   make(map[string]store.Player),
-		playerRms: make(map[string]map[string]struct{}),
+		byToken:   make(map[string]*guest),
+		tokenOf:   make(map[string]string),
+		playerRms: make(map[string]*roomSet),
 		leases:    make(map[string]*lease),
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	// An identity must outlive every room it is seated in.
+	s.guestTTL = max(s.guestTTL, s.roomTTL)
 	return s
 }
 
@@ -125,6 +168,8 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	}
 	if r.Finished {
 		nr.expiresAt = now.Add(s.retention)
+	} else {
+		nr.expiresAt = now.Add(s.roomTTL)
 	}
 	s.rooms[r.ID] = nr
 
@@ -145,16 +190,20 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 		}
 	}
 	for _, p := range r.Players {
+		if g := s.byToken[s.tokenOf[p]]; g != nil && now.Before(g.expires) {
+			g.expires = now.Add(s.guestTTL)
+		}
 		if r.Finished {
 			s.removePlayerRoomLocked(p, r.ID)
 			continue
 		}
 		set := s.playerRms[p]
-		if set == nil {
-			set = make(map[string]struct{})
+		if set == nil || !now.Before(set.expires) {
+			set = &roomSet{ids: make(map[string]struct{})}
 			s.playerRms[p] = set
 		}
-		set[r.ID] = struct{}{}
+		set.ids[r.ID] = struct{}{}
+		set.expires = now.Add(s.guestTTL)
 	}
 	return nil
 }
@@ -205,8 +254,13 @@ func (s *Store) LiveRooms(ctx context.Context, limit int) ([]string, error) {
 		at time.Time
 	}
 	s.mu.Lock()
+	now := s.now()
 	entries := make([]entry, 0, len(s.live))
 	for id, at := range s.live {
+		if s.roomLocked(id, now) == nil {
+			delete(s.live, id)
+			continue
+		}
 		entries = append(entries, entry{id, at})
 	}
 	s.mu.Unlock()
@@ -231,9 +285,12 @@ func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
 	if p.ID == "" || p.TokenHash == "" {
 		return fmt.Errorf("save player %q: empty id or token hash", p.ID)
 	}
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.byToken[p.TokenHash] = p
+	s.sweepLocked(now)
+	s.byToken[p.TokenHash] = &guest{p: p, expires: now.Add(s.guestTTL)}
+	s.tokenOf[p.ID] = p.TokenHash
 	return nil
 }
 
@@ -242,13 +299,15 @@ func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Play
 	if err := ctx.Err(); err != nil {
 		return store.Player{}, fmt.Errorf("player by token: %w", err)
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, ok := s.byToken[tokenHash]
-	if !ok {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.byToken[tokenHash]
+	if !ok || !now.Before(g.expires) {
 		return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
 	}
-	return p, nil
+	g.expires = now.Add(s.guestTTL)
+	return g.p, nil
 }
 
 // PlayerRooms implements store.Store. The ids come sorted.
@@ -256,12 +315,19 @@ func (s *Store) PlayerRooms(ctx context.Context, playerID string) ([]string, err
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("player rooms %s: %w", playerID, err)
 	}
-	s.mu.RLock()
-	ids := make([]string, 0, len(s.playerRms[playerID]))
-	for id := range s.playerRms[playerID] {
-		ids = append(ids, id)
+	now := s.now()
+	s.mu.Lock()
+	ids := []string{}
+	if set := s.playerRms[playerID]; set != nil && now.Before(set.expires) {
+		for id := range set.ids {
+			if s.roomLocked(id, now) != nil {
+				ids = append(ids, id)
+			} else {
+				delete(set.ids, id)
+			}
+		}
 	}
-	s.mu.RUnlock()
+	s.mu.Unlock()
 	slices.Sort(ids)
 	return ids, nil
 }
@@ -291,16 +357,35 @@ func (s *Store) roomLocked(id string, now time.Time) *room {
 	return rm
 }
 
-// sweepLocked drops expired rooms, at most once per half retention (and at
-// least once a minute), so that rooms nobody reads again do not stay.
+// sweepLocked drops expired rooms, identities and index entries, at most
+// once per half the shortest expiry (and at least once a minute), so that
+// what nobody reads again does not stay.
 func (s *Store) sweepLocked(now time.Time) {
 	if now.Before(s.nextSweep) {
 		return
 	}
-	s.nextSweep = now.Add(min(s.retention/2, time.Minute))
+	s.nextSweep = now.Add(min(s.retention/2, s.roomTTL/2, s.guestTTL/2, time.Minute))
 	for id, rm := range s.rooms {
 		if !rm.expiresAt.IsZero() && !now.Before(rm.expiresAt) {
 			delete(s.rooms, id)
+		}
+	}
+	for id := range s.live {
+		if _, ok := s.rooms[id]; !ok {
+			delete(s.live, id)
+		}
+	}
+	for hash, g := range s.byToken {
+		if !now.Before(g.expires) {
+			delete(s.byToken, hash)
+			if s.tokenOf[g.p.ID] == hash {
+				delete(s.tokenOf, g.p.ID)
+			}
+		}
+	}
+	for p, set := range s.playerRms {
+		if !now.Before(set.expires) {
+			delete(s.playerRms, p)
 		}
 	}
 	// An epoch must outlive its room's snapshot only while someone may
@@ -409,8 +494,11 @@ func (s *Store) LeaseHolder(ctx context.Context, room string) (string, int64, er
 
 func (s *Store) removePlayerRoomLocked(player, roomID string) {
 	set := s.playerRms[player]
-	delete(set, roomID)
-	if len(set) == 0 {
+	if set == nil {
+		return
+	}
+	delete(set.ids, roomID)
+	if len(set.ids) == 0 {
 		delete(s.playerRms, player)
 	}
 }

@@ -3,6 +3,7 @@ package memstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -12,8 +13,9 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return memstore.New(memstore.WithRetention(storetest.Retention))
+	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
+		return memstore.New(memstore.WithRetention(ttl.Retention), memstore.WithIdleRoomTTL(ttl.IdleRoom),
+			memstore.WithGuestTTL(ttl.Guest))
 	})
 }
 
@@ -36,6 +38,30 @@ func TestExpiredRoomsAreSwept(t *testing.T) {
 	}
 	if _, err := s.LoadRoom(ctx, "a"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("LoadRoom(a) = %v, want ErrNotFound", err)
+	}
+}
+
+// TestExpiredGuestsAndIdleRoomsAreSwept: identities and unfinished rooms
+// nobody uses again leave memory at a later write, not only when read: a
+// client making guests by the thousand does not grow the store for ever.
+func TestExpiredGuestsAndIdleRoomsAreSwept(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New(memstore.WithIdleRoomTTL(20*time.Millisecond), memstore.WithGuestTTL(20*time.Millisecond))
+	for i := range 100 {
+		hash := fmt.Sprint("h", i)
+		if err := s.SavePlayer(ctx, store.Player{ID: store.PlayerID(hash), TokenHash: hash}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SaveRoom(ctx, store.Room{ID: hash, Seq: 1, Players: []string{store.PlayerID(hash)}, Live: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if err := s.SavePlayer(ctx, store.Player{ID: store.PlayerID("new"), TokenHash: "new"}); err != nil {
+		t.Fatal(err)
+	}
+	if n, r := memstore.PlayerCount(s), memstore.RoomCount(s); n != 1 || r != 0 {
+		t.Fatalf("%d identities and %d rooms in memory after the sweep, want 1 and 0", n, r)
 	}
 }
 

@@ -6,7 +6,8 @@
 //
 //	P room:{<id>}           hash: seq, snap, players (JSON), live, finished, updated (Unix µs)
 //	P room:{<id>}:log       list: the room's log entries, oldest first
-//	P player:<tokenhash>    hash: id, name
+//	P player:<id>           hash: token (hash), name; id = store.PlayerID(token hash)
+//	P player:<tokenhash>    hash: id, name (identities made before ids were derived)
 //	P player:<id>:rooms     set: ids of the player's unfinished rooms (an index)
 //	P rooms:live            sorted set: live room ids by UpdatedAt (an index)
 //	P room:{<id>}:lease     string: the node holding the room, expiring (PX)
@@ -20,7 +21,14 @@
 // pipeline (saveQueue). The indexes are best-effort: a save whose index commands were lost
 // is repaired by the room's next save, and LiveRooms and PlayerRooms check
 // every id they return against the room's hash (the truth) and drop the
-// entries that no longer hold. See docs/persistence.md.
+// entries that no longer hold.
+//
+// Nothing grows without bound: a finished room's keys expire after the
+// retention, an unfinished room's after the idle-room TTL (every save starts
+// it again), an identity and its room index after the guest TTL (renewed by
+// its hello and by every save of a room it is seated in), and entries of the
+// live index older than the idle-room TTL are trimmed by saves. See
+// docs/persistence.md.
 package redisstore
 
 import (
@@ -56,12 +64,36 @@ func WithRetention(d time.Duration) Option {
 	}
 }
 
+// WithGuestTTL sets how long a guest identity lives after its last use (a
+// hello, a save of an unfinished room it is seated in): a PEXPIRE on its
+// keys; default store.DefaultGuestTTL. It is never shorter than the
+// idle-room TTL.
+func WithGuestTTL(d time.Duration) Option {
+	return func(s *Store) {
+		if d >= time.Millisecond {
+			s.guestTTL = d
+		}
+	}
+}
+
+// WithIdleRoomTTL sets how long an unfinished room (snapshot, log, epoch)
+// is kept after its last save; default store.DefaultIdleRoomTTL.
+func WithIdleRoomTTL(d time.Duration) Option {
+	return func(s *Store) {
+		if d >= time.Millisecond {
+			s.roomTTL = d
+		}
+	}
+}
+
 // Store is a store.Store on Redis.
 type Store struct {
 	c         redis.UniversalClient
 	own       bool
 	prefix    string
 	retention time.Duration
+	roomTTL   time.Duration
+	guestTTL  time.Duration
 	saves     saveQueue
 }
 
@@ -170,10 +202,12 @@ func NewFromClient(c redis.UniversalClient, prefix string, opts ...Option) (*Sto
 	if strings.ContainsAny(prefix, "{}") {
 		return nil, fmt.Errorf("redis store: prefix %q contains a brace, which would break the rooms' hash tags", prefix)
 	}
-	s := &Store{c: c, prefix: prefix, retention: DefaultRetention}
+	s := &Store{c: c, prefix: prefix, retention: DefaultRetention, roomTTL: store.DefaultIdleRoomTTL, guestTTL: store.DefaultGuestTTL}
 	for _, o := range opts {
 		o(s)
 	}
+	// An identity must outlive every room it is seated in.
+	s.guestTTL = max(s.guestTTL, s.roomTTL)
 	return s, nil
 }
 
@@ -185,8 +219,12 @@ func (s *Store) RoomKey(id string) string { return s.prefix + "room:{" + id + "}
 // LogKey is the key of a room's log list, in the same slot as RoomKey.
 func (s *Store) LogKey(id string) string { return s.RoomKey(id) + ":log" }
 
-// PlayerKey is the key of a player's hash, by token hash.
-func (s *Store) PlayerKey(tokenHash string) string { return s.prefix + "player:" + tokenHash }
+// PlayerKey is the key of a player's identity, by player id (the ids
+// store.PlayerID derives) or, for identities made before, by token hash.
+func (s *Store) PlayerKey(idOrTokenHash string) string { return s.prefix + "player:" + idOrTokenHash }
+
+// ProbeKey is the key /readyz's write probe sets (Ping).
+func (s *Store) ProbeKey() string { return s.prefix + "ready:probe" }
 
 // PlayerRoomsKey is the key of a player's set of unfinished rooms.
 func (s *Store) PlayerRoomsKey(playerID string) string {
@@ -208,8 +246,8 @@ func (s *Store) LiveKey() string { return s.prefix + "rooms:live" }
 //
 // KEYS: room hash, room log, room epoch.
 // ARGV: seq, snapshot, players (JSON), live (0/1), finished (0/1), updated
-// (Unix µs), retention (ms), epoch (0: unfenced), then the log entries to
-// append.
+// (Unix µs), retention (ms), epoch (0: unfenced), idle-room TTL (ms), then
+// the log entries to append.
 // Returns {1, seq} when written, {0, stored seq} when stale, {2, current
 // epoch} when fenced.
 var saveScript = redis.NewScript(`
@@ -230,7 +268,7 @@ end
 redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'snap', ARGV[2], 'players', ARGV[3],
   'live', ARGV[4], 'finished', ARGV[5], 'updated', ARGV[6])
 local n = #ARGV
-local i = 9
+local i = 10
 while i <= n do
   local j = math.min(i + 999, n)
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, j))
@@ -241,9 +279,9 @@ if ARGV[5] == '1' then
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
   redis.call('PEXPIRE', KEYS[3], ARGV[7])
 else
-  redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[2])
-  redis.call('PERSIST', KEYS[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[9])
+  redis.call('PEXPIRE', KEYS[2], ARGV[9])
+  redis.call('PEXPIRE', KEYS[3], ARGV[9])
 end
 return {1, ARGV[1]}
 `)
@@ -264,10 +302,11 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", r.ID, err)
 	}
-	args := make([]any, 0, 8+len(r.Append))
+	args := make([]any, 0, 9+len(r.Append))
 	args = append(args, strconv.FormatInt(r.Seq, 10), r.Snapshot, players,
 		flag(r.Live), flag(r.Finished), strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10),
-		strconv.FormatInt(s.retention.Milliseconds(), 10), strconv.FormatInt(r.Epoch, 10))
+		strconv.FormatInt(s.retention.Milliseconds(), 10), strconv.FormatInt(r.Epoch, 10),
+		strconv.FormatInt(s.roomTTL.Milliseconds(), 10))
 	for _, e := range r.Append {
 		args = append(args, e)
 	}
@@ -438,6 +477,11 @@ func (s *Store) savePipeline(ctx context.Context, batch []*saveReq, eval bool) [
 		if r.Live && !r.Finished {
 			// GT: a stale or replayed save never moves a room back in the list.
 			pipe.ZAddGT(ctx, s.LiveKey(), redis.Z{Score: float64(r.UpdatedAt.UnixMicro()), Member: r.ID})
+			// Rooms not saved for the idle-room TTL have expired: their
+			// entries go, so that the index does not keep what no reader
+			// would reach.
+			pipe.ZRemRangeByScore(ctx, s.LiveKey(), "-inf",
+				"("+strconv.FormatInt(r.UpdatedAt.Add(-s.roomTTL).UnixMicro(), 10))
 		} else {
 			pipe.ZRem(ctx, s.LiveKey(), r.ID)
 		}
@@ -446,7 +490,11 @@ func (s *Store) savePipeline(ctx context.Context, batch []*saveReq, eval bool) [
 				pipe.SRem(ctx, s.PlayerRoomsKey(p), r.ID)
 			} else {
 				pipe.SAdd(ctx, s.PlayerRoomsKey(p), r.ID)
+				pipe.PExpire(ctx, s.PlayerRoomsKey(p), s.guestTTL)
 			}
+			// The seated player's identity lives on (a no-op for one
+			// made before ids were derived, renewed by its hellos).
+			pipe.PExpire(ctx, s.PlayerKey(p), s.guestTTL)
 		}
 	}
 	_, _ = pipe.Exec(ctx) // the errors are in the commands
@@ -590,7 +638,9 @@ func (s *Store) roomFields(ctx context.Context, ids []string, fields ...string) 
 	return out, nil
 }
 
-// SavePlayer implements store.Store.
+// SavePlayer implements store.Store: one MULTI that writes the identity and
+// its expiry together (a player whose id is not PlayerID of its token, one
+// made before ids were derived, keeps its key by token hash).
 func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("save player %s: %w", p.ID, err)
@@ -598,25 +648,46 @@ func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
 	if p.ID == "" || p.TokenHash == "" {
 		return fmt.Errorf("save player %q: empty id or token hash", p.ID)
 	}
-	if err := s.c.HSet(ctx, s.PlayerKey(p.TokenHash), "id", p.ID, "name", p.Name).Err(); err != nil {
+	_, err := s.c.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		if p.ID == store.PlayerID(p.TokenHash) {
+			pipe.HSet(ctx, s.PlayerKey(p.ID), "token", p.TokenHash, "name", p.Name)
+			pipe.PExpire(ctx, s.PlayerKey(p.ID), s.guestTTL)
+		} else {
+			pipe.HSet(ctx, s.PlayerKey(p.TokenHash), "id", p.ID, "name", p.Name)
+			pipe.PExpire(ctx, s.PlayerKey(p.TokenHash), s.guestTTL)
+		}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("save player %s: %w", p.ID, err)
 	}
 	return nil
 }
 
-// PlayerByToken implements store.Store.
+// PlayerByToken implements store.Store in one round trip: it reads the
+// identity under its derived id and under the token hash (identities made
+// before ids were derived), and renews the expiry of both keys (a no-op on
+// the one that is not there).
 func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Player, error) {
 	if err := ctx.Err(); err != nil {
 		return store.Player{}, fmt.Errorf("player by token: %w", err)
 	}
-	h, err := s.c.HGetAll(ctx, s.PlayerKey(tokenHash)).Result()
-	if err != nil {
+	id := store.PlayerID(tokenHash)
+	pipe := s.c.Pipeline()
+	derived := pipe.HGetAll(ctx, s.PlayerKey(id))
+	pipe.PExpire(ctx, s.PlayerKey(id), s.guestTTL)
+	legacy := pipe.HGetAll(ctx, s.PlayerKey(tokenHash))
+	pipe.PExpire(ctx, s.PlayerKey(tokenHash), s.guestTTL)
+	if _, err := pipe.Exec(ctx); err != nil {
 		return store.Player{}, fmt.Errorf("player by token: %w", err)
 	}
-	if h["id"] == "" {
-		return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
+	if h := derived.Val(); h["token"] == tokenHash {
+		return store.Player{ID: id, Name: h["name"], TokenHash: tokenHash}, nil
 	}
-	return store.Player{ID: h["id"], Name: h["name"], TokenHash: tokenHash}, nil
+	if h := legacy.Val(); h["id"] != "" {
+		return store.Player{ID: h["id"], Name: h["name"], TokenHash: tokenHash}, nil
+	}
+	return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
 }
 
 // PlayerRooms implements store.Store. Each id is checked against its room's
@@ -663,13 +734,18 @@ func seated(playersJSON, playerID string) bool {
 	return false
 }
 
-// Ping implements store.Store (for /readyz).
+// probeTTL is how long the write probe's key lives.
+const probeTTL = 10 * time.Second
+
+// Ping implements store.Store (for /readyz): it writes a key that expires
+// soon (ProbeKey), so that a Redis that answers but refuses writes (at its
+// maxmemory under noeviction, a read-only replica) is not taken for ready.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("ping redis: %w", err)
 	}
-	if err := s.c.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("ping redis: %w", err)
+	if err := s.c.Set(ctx, s.ProbeKey(), "1", probeTTL).Err(); err != nil {
+		return fmt.Errorf("ping redis (write probe): %w", err)
 	}
 	return nil
 }

@@ -17,6 +17,12 @@ import (
 	"github.com/tabuleiro/tabuleiro/store/storetest"
 )
 
+// ttlOptions configures a store as the conformance suite asks.
+func ttlOptions(ttl storetest.TTLs) []redisstore.Option {
+	return []redisstore.Option{redisstore.WithRetention(ttl.Retention), redisstore.WithIdleRoomTTL(ttl.IdleRoom),
+		redisstore.WithGuestTTL(ttl.Guest)}
+}
+
 func newStore(t testing.TB, addr string, opts ...redisstore.Option) *redisstore.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -30,8 +36,8 @@ func newStore(t testing.TB, addr string, opts ...redisstore.Option) *redisstore.
 
 func TestConformance(t *testing.T) {
 	addr := redistest.Start(t)
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return newStore(t, addr, redisstore.WithRetention(storetest.Retention))
+	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
+		return newStore(t, addr, ttlOptions(ttl)...)
 	})
 }
 
@@ -137,7 +143,10 @@ func TestKeysOfARoomShareASlot(t *testing.T) {
 	}
 }
 
-func TestFinishedRoomTTL(t *testing.T) {
+// TestRoomTTLs: an unfinished room's keys expire after the idle-room TTL
+// from its last save, a finished room's after the retention; a seated
+// player's identity and room index after the guest TTL.
+func TestRoomTTLs(t *testing.T) {
 	addr := redistest.Start(t)
 	s := newStore(t, addr) // default retention
 	defer s.Close()
@@ -145,15 +154,27 @@ func TestFinishedRoomTTL(t *testing.T) {
 	defer c.Close()
 	ctx := context.Background()
 
-	r := store.Room{ID: "r", Seq: 1, Snapshot: []byte("s"), Append: [][]byte{[]byte("m")}, UpdatedAt: time.Now()}
+	about := func(k string, want time.Duration) {
+		t.Helper()
+		if ttl := c.PTTL(ctx, k).Val(); ttl <= want-time.Minute || ttl > want {
+			t.Fatalf("PTTL %s = %v, want about %v", k, ttl, want)
+		}
+	}
+	p := store.Player{ID: store.PlayerID("h"), Name: "ana", TokenHash: "h"}
+	if err := s.SavePlayer(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	about(s.PlayerKey(p.ID), store.DefaultGuestTTL)
+	c.PExpire(ctx, s.PlayerKey(p.ID), time.Hour) // as if an hour were left
+	r := store.Room{ID: "r", Seq: 1, Snapshot: []byte("s"), Append: [][]byte{[]byte("m")}, Players: []string{p.ID}, UpdatedAt: time.Now()}
 	if err := s.SaveRoom(ctx, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{s.RoomKey("r"), s.LogKey("r")} {
-		if ttl := c.PTTL(ctx, k).Val(); ttl != -1 {
-			t.Fatalf("unfinished room: PTTL %s = %v, want none", k, ttl)
-		}
+		about(k, store.DefaultIdleRoomTTL)
 	}
+	about(s.PlayerKey(p.ID), store.DefaultGuestTTL)
+	about(s.PlayerRoomsKey(p.ID), store.DefaultGuestTTL)
 	r.Seq, r.Finished = 2, true
 	if err := s.SaveRoom(ctx, r); err != nil {
 		t.Fatal(err)

@@ -36,8 +36,8 @@ func openURL(t *testing.T, url string, opts ...redisstore.Option) *redisstore.St
 // pipeline go to other nodes.
 func TestConformanceCluster(t *testing.T) {
 	c := redistest.StartCluster(t, 3)
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return openURL(t, c.URL(), redisstore.WithRetention(storetest.Retention))
+	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
+		return openURL(t, c.URL(), ttlOptions(ttl)...)
 	})
 }
 
@@ -78,8 +78,8 @@ func TestClusterSpreadsRooms(t *testing.T) {
 // The conformance suite through a Sentinel (the failover client).
 func TestConformanceSentinel(t *testing.T) {
 	st := redistest.StartSentinel(t)
-	storetest.Run(t, func(t *testing.T) store.Store {
-		return openURL(t, st.URL(), redisstore.WithRetention(storetest.Retention))
+	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
+		return openURL(t, st.URL(), ttlOptions(ttl)...)
 	})
 }
 

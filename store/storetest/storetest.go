@@ -3,8 +3,9 @@
 // rules.
 //
 //	func TestConformance(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) store.Store {
-//			return memstore.New(memstore.WithRetention(storetest.Retention))
+//		storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
+//			return memstore.New(memstore.WithRetention(ttl.Retention),
+//				memstore.WithIdleRoomTTL(ttl.IdleRoom), memstore.WithGuestTTL(ttl.Guest))
 //		})
 //	}
 package storetest
@@ -15,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,12 +24,31 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// Retention is the retention of finished rooms that the factory given to Run
-// must configure: the expiry subtest waits for it.
+// Retention is the retention of finished rooms that every subtest's store
+// has: the expiry subtest waits for it.
 const Retention = 300 * time.Millisecond
 
-// Factory returns a new, empty store for one subtest. Run closes it.
-type Factory func(t *testing.T) store.Store
+// TTLs are the expiry times a subtest's store must be configured with.
+type TTLs struct {
+	// Retention of finished rooms.
+	Retention time.Duration
+	// IdleRoom: how long an unfinished room is kept after its last save.
+	IdleRoom time.Duration
+	// Guest: how long an identity lives after its last use.
+	Guest time.Duration
+}
+
+// Most subtests' stores keep unfinished rooms and guests for an hour; the
+// ones about their expiry, for expiryTTL.
+var (
+	longTTLs  = TTLs{Retention: Retention, IdleRoom: time.Hour, Guest: time.Hour}
+	expiryTTL = 2 * time.Second
+	shortTTLs = TTLs{Retention: Retention, IdleRoom: expiryTTL, Guest: expiryTTL}
+)
+
+// Factory returns a new, empty store for one subtest, configured with ttl.
+// Run closes it.
+type Factory func(t *testing.T, ttl TTLs) store.Store
 
 // Run runs every conformance subtest, each on a new store, in parallel.
 func Run(t *testing.T, newStore Factory) {
@@ -57,11 +78,21 @@ func Run(t *testing.T, newStore Factory) {
 		{"LeaseRelease", testLeaseRelease},
 		{"MatchPairs", testMatchPairs},
 		{"MatchConcurrent", testMatchConcurrent},
+		{"DerivedPlayerIDs", testDerivedPlayerIDs},
+		{"GuestsExpireUnlessRenewed", testGuestsExpire},
+		{"SeatedGuestsKeepTheirIdentity", testSeatedGuestsKept},
+		{"IdleRoomsExpire", testIdleRoomsExpire},
 	}
+	// The subtests about expiry run on stores whose TTLs are short.
+	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := newStore(t)
+			ttl := longTTLs
+			if short[tc.name] {
+				ttl = shortTTLs
+			}
+			s := newStore(t, ttl)
 			t.Cleanup(func() {
 				if err := s.Close(); err != nil {
 					t.Errorf("Close: %v", err)
@@ -571,5 +602,139 @@ func testContextCancelled(t *testing.T, s store.Store) {
 func testPing(t *testing.T, s store.Store) {
 	if err := s.Ping(ctxT(t)); err != nil {
 		t.Fatalf("Ping: %v", err)
+	}
+}
+
+// sleepUntil sleeps until t.
+func sleepUntil(t time.Time) { time.Sleep(time.Until(t)) }
+
+func testGuestsExpire(t *testing.T, s store.Store) {
+	ctx := ctxT(t)
+	kept := store.Player{ID: store.PlayerID("kept"), Name: "Ana", TokenHash: "kept"}
+	idle := store.Player{ID: store.PlayerID("idle"), Name: "Bia", TokenHash: "idle"}
+	old := store.Player{ID: "p-random-old", Name: "Caio", TokenHash: "old"} // an id made before ids were derived
+	for _, p := range []store.Player{kept, idle, old} {
+		if err := s.SavePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved := time.Now()
+	// Half way, two of them say hello: it renews them.
+	sleepUntil(saved.Add(expiryTTL / 2))
+	for _, p := range []store.Player{kept, old} {
+		if got, err := s.PlayerByToken(ctx, p.TokenHash); err != nil || got != p {
+			t.Fatalf("PlayerByToken(%s) half way: %+v, %v", p.TokenHash, got, err)
+		}
+	}
+	renewed := time.Now()
+	// Past the first expiry, before the renewed one.
+	sleepUntil(saved.Add(expiryTTL + expiryTTL/5))
+	if time.Since(renewed) < expiryTTL { // checked only if the machine kept time
+		for _, p := range []store.Player{kept, old} {
+			if got, err := s.PlayerByToken(ctx, p.TokenHash); err != nil || got != p {
+				t.Fatalf("PlayerByToken(%s) renewed by its hello: %+v, %v", p.TokenHash, got, err)
+			}
+		}
+	}
+	if _, err := s.PlayerByToken(ctx, "idle"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an identity idle past the guest TTL: error %v, want ErrNotFound", err)
+	}
+	// Nobody's hello again: everyone goes.
+	sleepUntil(time.Now().Add(expiryTTL + expiryTTL/5))
+	for _, p := range []store.Player{kept, old} {
+		if _, err := s.PlayerByToken(ctx, p.TokenHash); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("PlayerByToken(%s) idle past the guest TTL: error %v, want ErrNotFound", p.TokenHash, err)
+		}
+	}
+}
+
+// testSeatedGuestsKept: a player who says no hello but is seated in an
+// unfinished room keeps its identity as long as the room is saved, and its
+// room stays in its unfinished rooms.
+func testSeatedGuestsKept(t *testing.T, s store.Store) {
+	ctx := ctxT(t)
+	p := store.Player{ID: store.PlayerID("seated"), Name: "Ana", TokenHash: "seated"}
+	if err := s.SavePlayer(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	saved := time.Now()
+	mustSave(t, s, store.Room{ID: "game", Seq: 1, Players: []string{p.ID}, Live: true, UpdatedAt: t0})
+	// The opponent moves now and then; the player says nothing.
+	sleepUntil(saved.Add(expiryTTL * 2 / 3))
+	mustSave(t, s, store.Room{ID: "game", Seq: 2, Players: []string{p.ID}, Live: true, UpdatedAt: t0.Add(time.Second)})
+	moved := time.Now()
+	sleepUntil(saved.Add(expiryTTL + expiryTTL/4))
+	if time.Since(moved) < expiryTTL { // checked only if the machine kept time
+		if got, err := s.PlayerByToken(ctx, "seated"); err != nil || got != p {
+			t.Fatalf("a seated player's identity past the guest TTL from its save: %+v, %v; want kept by the room's saves", got, err)
+		}
+		if got := mustPlayerRooms(t, s, p.ID); !slices.Equal(got, []string{"game"}) {
+			t.Fatalf("PlayerRooms of the seated player = %v, want [game]", got)
+		}
+	}
+}
+
+// testIdleRoomsExpire: an unfinished room that no save touches for the
+// idle-room TTL is gone (snapshot, log, indexes); each save starts the TTL
+// again.
+func testIdleRoomsExpire(t *testing.T, s store.Store) {
+	mustSave(t, s, store.Room{ID: "waiting", Seq: 1, Snapshot: []byte("w"), Append: bs("c"), Players: []string{"a"}, Live: true, UpdatedAt: t0})
+	mustSave(t, s, store.Room{ID: "playing", Seq: 1, Snapshot: []byte("p1"), Append: bs("m1"), Players: []string{"a"}, Live: true, UpdatedAt: t0})
+	saved := time.Now()
+	sleepUntil(saved.Add(expiryTTL / 2))
+	mustSave(t, s, store.Room{ID: "playing", Seq: 2, Snapshot: []byte("p2"), Append: bs("m2"), Players: []string{"a"}, Live: true, UpdatedAt: t0.Add(time.Second)})
+	moved := time.Now()
+	sleepUntil(saved.Add(expiryTTL + expiryTTL/4))
+	if _, err := s.LoadRoom(ctxT(t), "waiting"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("LoadRoom of a room idle past the TTL: error %v, want ErrNotFound", err)
+	}
+	if _, err := s.RoomLog(ctxT(t), "waiting"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("RoomLog of a room idle past the TTL: error %v, want ErrNotFound", err)
+	}
+	if time.Since(moved) < expiryTTL { // checked only if the machine kept time
+		if got := mustLoad(t, s, "playing"); string(got.Snapshot) != "p2" {
+			t.Fatalf("a room saved within the TTL: %+v", got)
+		}
+		if got := mustLive(t, s, 10); !slices.Equal(got, []string{"playing"}) {
+			t.Fatalf("LiveRooms = %v, want [playing]", got)
+		}
+		if got := mustPlayerRooms(t, s, "a"); !slices.Equal(got, []string{"playing"}) {
+			t.Fatalf("PlayerRooms(a) = %v, want [playing]", got)
+		}
+	}
+	sleepUntil(moved.Add(expiryTTL + expiryTTL/4))
+	if _, err := s.LoadRoom(ctxT(t), "playing"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("LoadRoom of a room idle past the TTL after its last save: error %v, want ErrNotFound", err)
+	}
+	if got := mustLive(t, s, 10); len(got) != 0 {
+		t.Fatalf("LiveRooms after every room expired = %v", got)
+	}
+	if got := mustPlayerRooms(t, s, "a"); len(got) != 0 {
+		t.Fatalf("PlayerRooms(a) after every room expired = %v", got)
+	}
+}
+
+// testDerivedPlayerIDs: PlayerID is a function of the token hash alone, ids
+// of different hashes differ, and a player saved under its derived id is
+// found by token; so is one saved under another id (made before).
+func testDerivedPlayerIDs(t *testing.T, s store.Store) {
+	ctx := ctxT(t)
+	if store.PlayerID("h") != store.PlayerID("h") || store.PlayerID("h") == store.PlayerID("i") {
+		t.Fatal("PlayerID is not a function of the token hash alone")
+	}
+	if id := store.PlayerID("h"); len(id) != 17 || !strings.HasPrefix(id, "p") {
+		t.Fatalf("PlayerID(h) = %q, want p and 16 characters", id)
+	}
+	p := store.Player{ID: store.PlayerID("tok"), Name: "Ana", TokenHash: "tok"}
+	if err := s.SavePlayer(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.PlayerByToken(ctx, "tok"); err != nil || got != p {
+		t.Fatalf("PlayerByToken = %+v, %v; want %+v", got, err, p)
+	}
+	// Another token whose derived id nobody saved is not found, even if
+	// its hash was someone's id.
+	if _, err := s.PlayerByToken(ctx, p.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("PlayerByToken of an id: %v, want ErrNotFound", err)
 	}
 }

@@ -1,0 +1,224 @@
+// Play: moves, the end of a game, resignation, chat and rematches.
+
+package rooms
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/protocol"
+)
+
+func (r *Room) setStatus(s string) {
+	if s == r.status {
+		return
+	}
+	r.m.gauge(r.info.ID, r.status, -1)
+	r.m.gauge(r.info.ID, s, 1)
+	r.status = s
+}
+
+func (r *Room) finish(out engine.Outcome) {
+	res := &protocol.Result{Reason: out.Reason}
+	if out.Winner >= 0 {
+		w := out.Winner
+		res.Winner = &w
+	}
+	r.result = res
+	r.setStatus(StatusFinished)
+	r.rec.ended = r.now()
+	r.stopClock(r.now())
+	r.offers.draw, r.offers.takeback = -1, nil
+	r.disarmAbort()
+}
+
+// play applies a move for seat: validate, apply, persist, broadcast.
+func (r *Room) play(seat int, move string, by string) *protocol.Error {
+	if r.status == StatusFinished {
+		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
+	}
+	if r.status != StatusPlaying {
+		return protocol.Errorf(protocol.CodeNotYourTurn, "waiting for an opponent")
+	}
+	if t, ok := r.state.Turn(); ok && t != seat {
+		return protocol.Errorf(protocol.CodeNotYourTurn, "it is seat %d's turn", t)
+	}
+	now := r.now()
+	if c := r.clock; c != nil && c.running == seat && c.leftAt(seat, now) <= 0 {
+		r.flag(seat) // the timer has not fired yet
+		return protocol.Errorf(protocol.CodeGameOver, "your time ran out")
+	}
+	if due := r.abortDue(); !due.IsZero() && !now.Before(due) {
+		r.checkAbort() // the timer has not fired yet
+		return protocol.Errorf(protocol.CodeGameOver, "the game was aborted: the first move did not come within %v", r.m.cfg.AbortAfter)
+	}
+	r.persist.mark()
+	if err := r.persist.apply(seat, move); err != nil {
+		return protocol.AsError(err) // nothing changed
+	}
+	r.nextSeq()
+	r.moves++
+	r.seatMoves[seat]++
+	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
+	r.history = append(r.history, *r.lastMove)
+	r.rec.moveMs = append(r.rec.moveMs, r.moveTook(seat, now))
+	r.clockMoved(seat, now)
+	if c := r.clock; c != nil {
+		r.rec.clockMs = append(r.rec.clockMs, c.left[seat].Milliseconds())
+	}
+	r.lapseOffers(seat)
+	if out := r.state.Outcome(); out.Over {
+		r.finish(out)
+	}
+	if err := r.persist.commit(context.Background(), logEntry{Kind: "move", Seat: &seat, Move: move, By: by}); err != nil {
+		r.log.Error("save failed; move rolled back", zap.String("room", r.id), zap.Error(err))
+		r.persist.rollback()
+		return protocol.Errorf(protocol.CodeInternal, "could not save the move, try again")
+	}
+	r.moveKept(seat, now)
+	r.armAbort() // the opponent's first move may be due now
+	if r.m.cfg.Metrics != nil {
+		r.m.cfg.Metrics.Moves.WithLabelValues(r.info.ID, by).Inc()
+	}
+	if r.status == StatusFinished {
+		r.log.Info("game over", zap.String("room", r.id), zap.String("game", r.info.ID),
+			zap.Any("winner", r.result.Winner), zap.String("reason", r.result.Reason))
+	}
+	r.broadcast()
+	r.scheduleBots()
+	return nil
+}
+
+func (r *Room) resign(mem Member) *protocol.Error {
+	seat := r.seatOf(mem.PlayerID())
+	if seat < 0 {
+		return protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
+	}
+	if r.status == StatusFinished {
+		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
+	}
+	r.persist.mark()
+	r.nextSeq()
+	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
+	if len(r.seats) == 2 && r.status == StatusPlaying {
+		out.Winner = 1 - seat
+	}
+	r.finish(out)
+	if err := r.persist.commit(context.Background(), logEntry{Kind: "resign", Seat: &seat}); err != nil {
+		r.log.Error("save failed; resign rolled back", zap.String("room", r.id), zap.Error(err))
+		r.persist.rollback()
+		return protocol.Errorf(protocol.CodeInternal, "could not save, try again")
+	}
+	r.log.Info("resigned", zap.String("room", r.id), zap.Int("seat", seat))
+	r.broadcast()
+	return nil
+}
+
+// CleanText strips control characters, format characters (Unicode category
+// Cf: bidi overrides and isolates such as U+202E and U+2066-2069, zero-width
+// characters, U+FEFF) and line or paragraph separators, and surrounding
+// space, so that a name or a chat line cannot reorder or hide the text shown
+// around it. Text is never HTML-escaped here: clients render it as text.
+func CleanText(s string) string {
+	s = strings.ToValidUTF8(s, "")
+	s = strings.Map(func(c rune) rune {
+		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || c == '\u2028' || c == '\u2029' {
+			return -1
+		}
+		return c
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+func (r *Room) chat(mem Member, text string) *protocol.Error {
+	mb, ok := r.members[mem.ConnID()]
+	if !ok {
+		return protocol.Errorf(protocol.CodeNotAPlayer, "join room %s to chat", r.id)
+	}
+	if utf8.RuneCountInString(text) > ChatLimit {
+		return protocol.Errorf(protocol.CodeTooLarge, "a chat line has at most %d characters", ChatLimit)
+	}
+	text = CleanText(text)
+	if text == "" {
+		return protocol.Errorf(protocol.CodeBadRequest, "empty chat line")
+	}
+	msg := protocol.Chat{Type: protocol.TypeRoomChat, Room: r.id, From: mem.PlayerName(), Text: text, At: time.Now().UnixMilli()}
+	if mb.role == RolePlayer {
+		s := mb.seat
+		msg.Seat = &s
+	}
+	r.rec.chat.add(protocol.ChatLine{From: msg.From, Seat: msg.Seat, Text: msg.Text, At: msg.At})
+	r.fanout(protocol.MustEncode(msg), nil)
+	return nil
+}
+
+func (r *Room) askRematch(mem Member) *protocol.Error {
+	seat := r.seatOf(mem.PlayerID())
+	if seat < 0 {
+		return protocol.Errorf(protocol.CodeNotAPlayer, "only players can ask for a rematch")
+	}
+	if r.status != StatusFinished {
+		return protocol.Errorf(protocol.CodeBadRequest, "the game is not over")
+	}
+	if r.next != "" {
+		r.sendState(mem)
+		return nil
+	}
+	for _, s := range r.rematch {
+		if s == seat {
+			return nil
+		}
+	}
+	r.rematch = append(r.rematch, seat)
+	for i, s := range r.seats {
+		if s.PlayerID == "" && s.Bot == "" {
+			return protocol.Errorf(protocol.CodeBadRequest, "seat %d is empty", i)
+		}
+	}
+	all := true
+	for i, s := range r.seats {
+		if s.Bot != "" {
+			continue
+		}
+		asked := false
+		for _, a := range r.rematch {
+			asked = asked || a == i
+		}
+		all = all && asked
+	}
+	r.nextSeq()
+	if all {
+		seats := make([]Seat, len(r.seats))
+		for i := range r.seats {
+			seats[(i+1)%len(seats)] = r.seats[i]
+		}
+		var join []JoinAs
+		for _, mb := range r.members {
+			if mb.role == RolePlayer {
+				join = append(join, JoinAs{M: mb.m, As: RolePlayer})
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), r.m.cfg.RematchTimeout)
+		nr, err := r.m.Create(ctx, Spec{Game: r.info.ID, Variant: r.variant, Seats: seats,
+			Private: r.private, Watch: r.watch, Clock: r.clock.timeControl(), Chat: r.rec.chat.rotated(len(seats)), Join: join})
+		cancel()
+		if err != nil {
+			r.seq--
+			r.rematch = r.rematch[:len(r.rematch)-1]
+			return protocol.AsError(err)
+		}
+		r.next = nr.id
+		for _, j := range join {
+			s := (r.seatOf(j.M.PlayerID()) + 1) % len(seats)
+			r.send(j.M, protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: nr.id, Seat: s}))
+		}
+	}
+	r.broadcast()
+	return nil
+}

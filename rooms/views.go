@@ -1,0 +1,176 @@
+// Views: the room.state a room sends, its frames and their broadcast.
+
+package rooms
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/tabuleiro/tabuleiro/protocol"
+)
+
+func (r *Room) replyErr(mem Member, id json.RawMessage, e *protocol.Error) {
+	if r.m.cfg.Metrics != nil {
+		r.m.cfg.Metrics.Errors.WithLabelValues(string(e.Code)).Inc()
+	}
+	r.send(mem, protocol.ErrorFrame(id, r.id, e))
+}
+
+func (r *Room) send(mem Member, f *protocol.Frame) {
+	if !mem.Send(f) {
+		r.drop(mem)
+	}
+}
+
+// State builds the room.state message.
+func (r *Room) roomState() protocol.RoomState {
+	players := make([]protocol.Player, len(r.seats))
+	for i, s := range r.seats {
+		name := s.Name
+		if s.Bot != "" && name == "" {
+			name = "bot"
+		}
+		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: name, Bot: s.Bot, Connected: r.connected(i)}
+		if r.status == StatusPlaying && i < len(r.goneSince) && !r.goneSince[i].IsZero() {
+			players[i].GoneSince = r.goneSince[i].UnixMilli()
+			if at := r.claimableAt(i); !at.IsZero() {
+				players[i].ClaimableAt = at.UnixMilli()
+			}
+		}
+	}
+	st := protocol.RoomState{
+		Type: protocol.TypeRoomState, Room: r.id, Game: r.info.ID, Variant: r.variant, Seq: r.seq,
+		Status: r.status, Players: players, Spectators: r.spectators(), Board: r.state.Board(),
+		LastMove: r.lastMove, Score: r.state.Score(), Clocks: r.clocksView(r.now()), Result: r.result, Private: r.private,
+		Watch: r.watch, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
+	}
+	if due := r.abortDue(); !due.IsZero() {
+		at := due.UnixMilli()
+		st.AbortAt = &at
+	}
+	st.Abortable = r.abortable()
+	if r.offers.draw >= 0 {
+		d := r.offers.draw
+		st.DrawOffer = &d
+	}
+	if t := r.offers.takeback; t != nil {
+		c := *t
+		st.Takeback = &c
+	}
+	if r.status == StatusPlaying {
+		if t, ok := r.state.Turn(); ok {
+			st.Turn = &t
+			if l := r.state.Legal(t); l != nil {
+				st.Legal = l
+			}
+		} else if !r.state.Outcome().Over {
+			st.LegalBy = map[string][]string{}
+			for i := range r.seats {
+				st.LegalBy[strconv.Itoa(i)] = r.state.Legal(i)
+			}
+		}
+	}
+	return st
+}
+
+func (r *Room) stateFrame() *protocol.Frame {
+	return r.encodeState(r.roomState())
+}
+
+// fullStateFrame is the room.state with the move history, for one member
+// that joins or resyncs.
+func (r *Room) fullStateFrame() *protocol.Frame {
+	return r.withHistory(r.roomState())
+}
+
+// withHistory encodes st with the move history and the chat.
+func (r *Room) withHistory(st protocol.RoomState) *protocol.Frame {
+	st.Moves = r.history
+	if st.Moves == nil {
+		st.Moves = []protocol.LastMove{}
+	}
+	st.Chat = r.rec.chat.view()
+	return r.encodeState(st)
+}
+
+func (r *Room) encodeState(st protocol.RoomState) *protocol.Frame {
+	f, err := protocol.Encode(st)
+	if err != nil {
+		panic(fmt.Sprintf("encode room.state: %v", err))
+	}
+	return f
+}
+
+// broadcast encodes one room.state (and one room.patch per kind of patch
+// member) and hands it to every member.
+func (r *Room) broadcast() { r.broadcastWith(false, nil) }
+
+// broadcastCoalesced is broadcast for a spectator joining or leaving: the
+// patch members get it with the next change or after patchDelay.
+func (r *Room) broadcastCoalesced() { r.broadcastWith(true, nil) }
+
+// broadcastJoin is broadcast after joiner joined: joiner gets the state with
+// the move history, the others the usual frames (coalesced for a
+// spectator's arrival).
+func (r *Room) broadcastJoin(joiner Member, coalesce bool) {
+	r.sendState(joiner)
+	r.broadcastWith(coalesce, joiner)
+}
+
+// broadcastWith publishes the state to every member but skip (nil: none).
+func (r *Room) broadcastWith(coalesce bool, skip Member) {
+	start := time.Now()
+	r.updated = start.UTC()
+	r.publish(coalesce, false, skip)
+	if r.m.cfg.Metrics != nil {
+		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
+	}
+	r.m.setSummary(r)
+}
+
+// broadcastHistory sends every member the full room.state with the move
+// history, after a takeback: a client cannot build the shortened history
+// from lastMove. Patch members then hold this state, and the next patch
+// applies to it.
+func (r *Room) broadcastHistory() {
+	r.updated = time.Now().UTC()
+	st := r.roomState()
+	if _, _, err := r.patcher.Diff(&st); err != nil {
+		panic(fmt.Sprintf("room.patch: %v", err))
+	}
+	f := r.withHistory(st)
+	for _, mb := range r.members {
+		if mb.patch {
+			mb.at = st.Seq
+		}
+	}
+	r.fanout(f, nil)
+	r.m.setSummary(r)
+}
+
+// fanout hands f to every member but skip (nil: none).
+func (r *Room) fanout(f *protocol.Frame, skip Member) {
+	var slow []Member
+	for id, mb := range r.members {
+		if skip != nil && id == skip.ConnID() {
+			continue
+		}
+		if !mb.m.Send(f) {
+			slow = append(slow, mb.m)
+		}
+	}
+	for _, m := range slow {
+		r.drop(m)
+	}
+}
+
+func (r *Room) summary() protocol.RoomSummary {
+	players := make([]protocol.Player, len(r.seats))
+	for i, s := range r.seats {
+		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: s.Name, Bot: s.Bot, Connected: r.connected(i)}
+	}
+	return protocol.RoomSummary{ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
+		Players: players, Spectators: r.spectators(), Watch: r.watch}
+}
