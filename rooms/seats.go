@@ -171,6 +171,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		switch {
 		case moved && len(r.members) == 1:
 			r.presenceTold() // the joiner alone, and it has it
+			r.m.setSummary(r)
 		case moved:
 			r.presenceChanged()
 		}

@@ -45,6 +45,24 @@ func TestCrowdArrivingIsPresence(t *testing.T) {
 	for _, c := range []*testserver.Client{a, b, joined[0]} {
 		c.Wait(protocol.TypeRoomPresence, func(m testserver.Msg) bool { return m.Room == room && m.Spectators == crowd })
 	}
+	// The lobby's summary counts them too.
+	listed := func() int {
+		var api struct {
+			Rooms []protocol.RoomSummary `json:"rooms"`
+		}
+		s.GetJSON(t, "/api/rooms", &api)
+		for _, r := range api.Rooms {
+			if r.ID == room {
+				return r.Spectators
+			}
+		}
+		return -1
+	}
+	for deadline := time.Now().Add(testserver.Timeout); listed() != crowd; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("/api/rooms lists %d spectators, want %d", listed(), crowd)
+		}
+	}
 	limit := 2 + int(took/time.Second)
 	count := func(c *testserver.Client, from int) (states, presences int) {
 		for _, m := range c.Log()[from:] {
