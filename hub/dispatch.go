@@ -368,8 +368,8 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		if m.As == "" {
 			return missing("as")
 		}
-		if m.As != rooms.RolePlayer && m.As != rooms.RoleSpectator {
-			return protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player" or "spectator"`)
+		if m.As != rooms.RolePlayer && m.As != rooms.RoleSpectator && m.As != rooms.RoleWatcher {
+			return protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player", "spectator" or "watcher"`)
 		}
 		if perr := h.roomQuota(c, m.Room); perr != nil {
 			return perr

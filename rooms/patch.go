@@ -3,14 +3,13 @@ package rooms
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
 // PatchMember is implemented by members that opted into room.patch frames
 // (hello feature "patch"): after the full room.state they get only what
-// changed, and spectator-count changes reach them at most every patchDelay.
+// changed (presence comes apart, in room.presence: presence.go).
 type PatchMember interface {
 	WantsPatch() bool
 }
@@ -20,21 +19,12 @@ func wantsPatch(m Member) bool {
 	return ok && p.WantsPatch()
 }
 
-// patchDelay is how long a spectator joining or leaving waits before it
-// reaches the members that take patches: a crowd of N joining costs each of
-// them one frame a second rather than N frames. (At 100 ms, 5,000
-// spectators joining on a loaded machine cost about two million writes of
-// these small frames, and the joins slowed down in proportion.)
-const patchDelay = time.Second
-
 // publish sends the room's state to its members: the full room.state to
 // those that did not opt into patches, a room.patch to those that did and
-// hold the previous state, the full state to the others. With coalesce the
-// patch members that are in sync wait for the next change or the flush
-// timer. With patchOnly the members without patches are skipped (they had
-// this state already). skip, when not nil, gets nothing (it was sent the
-// state with its history).
-func (r *Room) publish(coalesce, patchOnly bool, skip Member) {
+// hold the previous state, the full state to the others. skip, when not
+// nil, gets nothing (it was sent the state with its history). Every member
+// then holds the room's presence too.
+func (r *Room) publish(skip Member) {
 	st := r.roomState()
 	base := r.patcher.Seq()
 	var (
@@ -58,22 +48,11 @@ func (r *Room) publish(coalesce, patchOnly bool, skip Member) {
 		var f *protocol.Frame
 		switch {
 		case !mb.patch:
-			if patchOnly {
-				continue
-			}
 			f = fullFrame()
 		case mb.at == st.Seq:
 			continue
-		case coalesce:
-			// A spectator-count change waits for the next move or the
-			// flush timer, also for a member that joined since the last
-			// diff (it holds a state newer than the patcher's base and
-			// gets the full state then, once, not at every join of a
-			// crowd).
-			r.schedulePatchFlush()
-			continue
 		default:
-			if !coalesce && !patchDone {
+			if !patchDone {
 				patchDone = true
 				p, ok, err := r.patcher.Diff(&st)
 				if err != nil {
@@ -109,6 +88,7 @@ func (r *Room) publish(coalesce, patchOnly bool, skip Member) {
 			slow = append(slow, mb.m)
 		}
 	}
+	r.presenceTold()
 	for _, m := range slow {
 		r.drop(m)
 	}
@@ -140,21 +120,6 @@ func orEmpty(l []string) []string {
 		return []string{}
 	}
 	return l
-}
-
-// schedulePatchFlush sends the pending spectator-count change to the patch
-// members after patchDelay, unless a move carries it first.
-func (r *Room) schedulePatchFlush() {
-	if r.patchFlush {
-		return
-	}
-	r.patchFlush = true
-	r.later(patchDelay, func() {
-		r.patchFlush = false
-		if r.patcher.Seq() != r.seq {
-			r.publish(false, true, nil)
-		}
-	})
 }
 
 // sendState sends the full room.state, with the move history, to one

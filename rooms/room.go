@@ -102,10 +102,11 @@ type Room struct {
 	done   chan struct{}
 	timers map[*time.Timer]struct{}
 
-	// patcher diffs the states sent to patch members; patchFlush is set
-	// while a coalesced spectator-count change waits (see publish).
-	patcher    protocol.Patcher
-	patchFlush bool
+	// patcher diffs the states sent to patch members; pres is what the
+	// members were last told of the spectators and connections
+	// (presence.go).
+	patcher protocol.Patcher
+	pres    presence
 
 	// epoch is the room's lease epoch on this node (0: single node); every
 	// save carries it. fenced is set when another node took the room over:

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -125,7 +126,10 @@ type fakeMember struct {
 	got    []protocol.RoomState
 	errs   []string
 	msgs   []string // the errors' messages, beside errs
-	in     chan struct{}
+	// presence counts the room.presence frames (each also adds a state
+	// to got: the last one with the presence applied).
+	presence int
+	in       chan struct{}
 }
 
 func newMember(id uint64, player string) *fakeMember {
@@ -150,6 +154,24 @@ func (m *fakeMember) Send(f *protocol.Frame) bool {
 		var st protocol.RoomState
 		_ = json.Unmarshal(f.Data, &st)
 		m.got = append(m.got, st)
+	case protocol.TypeRoomPresence:
+		// What a client does: the presence changes the state it holds.
+		if len(m.got) > 0 {
+			var p protocol.RoomPresence
+			_ = json.Unmarshal(f.Data, &p)
+			st := m.got[len(m.got)-1]
+			st.Moves, st.Chat = nil, nil
+			st.Spectators = p.Spectators
+			st.Players = slices.Clone(st.Players)
+			for _, h := range p.Players {
+				if h.Seat >= 0 && h.Seat < len(st.Players) {
+					pl := &st.Players[h.Seat]
+					pl.Connected, pl.GoneSince, pl.ClaimableAt = h.Connected, h.GoneSince, h.ClaimableAt
+				}
+			}
+			m.presence++
+			m.got = append(m.got, st)
+		}
 	case protocol.TypeError:
 		m.errs = append(m.errs, head.Code)
 		m.msgs = append(m.msgs, head.Message)

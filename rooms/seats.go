@@ -58,6 +58,7 @@ func (r *Room) drop(mem Member) {
 		r.removeMember(mem.ConnID())
 		mem.Left(r)
 		r.notePresence()
+		r.presenceChanged()
 	}
 }
 
@@ -66,8 +67,11 @@ func (r *Room) drop(mem Member) {
 func (r *Room) addMember(mb *member) {
 	r.removeMember(mb.m.ConnID())
 	r.members[mb.m.ConnID()] = mb
-	if mb.role == RoleSpectator {
+	switch mb.role {
+	case RoleSpectator:
 		r.spectating++
+	case RoleWatcher:
+		return // a watcher connects no seat
 	}
 	if r.memberOf == nil {
 		r.memberOf = map[string]int{}
@@ -82,8 +86,11 @@ func (r *Room) removeMember(id uint64) {
 		return
 	}
 	delete(r.members, id)
-	if mb.role == RoleSpectator {
+	switch mb.role {
+	case RoleSpectator:
 		r.spectating--
+	case RoleWatcher:
+		return
 	}
 	if p := mb.m.PlayerID(); r.memberOf[p] <= 1 {
 		delete(r.memberOf, p)
@@ -103,17 +110,20 @@ func (r *Room) connected(seat int) bool {
 func (r *Room) spectators() int { return r.spectating }
 
 func (r *Room) join(mem Member, as string, id json.RawMessage) {
-	if as != RolePlayer && as != RoleSpectator {
-		r.replyErr(mem, id, protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player" or "spectator"`))
+	if as != RolePlayer && as != RoleSpectator && as != RoleWatcher {
+		r.replyErr(mem, id, protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player", "spectator" or "watcher"`))
 		return
 	}
-	seat := r.seatOf(mem.PlayerID())
+	seat := -1
+	if as != RoleWatcher {
+		seat = r.seatOf(mem.PlayerID())
+	}
 	old, isMember := r.members[mem.ConnID()]
-	changed := false
 	seatTaken := false
 	switch {
-	case seat >= 0:
-		// The player's own seat, whatever it asked for.
+	case seat >= 0 || as == RoleWatcher:
+		// The player's own seat, whatever it asked for; or a watcher,
+		// who never sits.
 	case as == RolePlayer:
 		if r.status == StatusFinished {
 			r.replyErr(mem, id, protocol.Errorf(protocol.CodeGameOver, "the game is over"))
@@ -130,7 +140,6 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 			return
 		}
 		seatTaken = true
-		changed = true
 	}
 	if !isMember && !mem.Joined(r) {
 		return // the connection closed meanwhile
@@ -139,15 +148,15 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		r.seats[seat] = Seat{PlayerID: mem.PlayerID(), Name: mem.PlayerName()}
 	}
 	role := RoleSpectator
-	if seat >= 0 {
+	switch {
+	case seat >= 0:
 		role = RolePlayer
+	case as == RoleWatcher:
+		role = RoleWatcher
 	}
-	if !isMember || old.role != role {
-		wasConnected := seat >= 0 && !seatTaken && r.connected(seat)
+	moved := !isMember || old.role != role
+	if moved {
 		r.addMember(&member{m: mem, role: role, seat: seat, patch: wantsPatch(mem), at: -1})
-		if role == RoleSpectator || !wasConnected || (isMember && old.role == RoleSpectator) {
-			changed = true
-		}
 		r.notePresence()
 	}
 	var seatPtr *int
@@ -155,43 +164,41 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		seatPtr = &seat
 	}
 	r.send(mem, protocol.MustEncode(protocol.RoomJoined{Type: protocol.TypeRoomJoined, ID: id, Room: r.id, Role: role, Seat: seatPtr}))
-	if !changed {
+	if !seatTaken {
+		// A spectator, a watcher or a seat's player connecting: presence,
+		// not a change of the room's state.
 		r.sendState(mem)
+		switch {
+		case moved && len(r.members) == 1:
+			r.presenceTold() // the joiner alone, and it has it
+			r.m.setSummary(r)
+		case moved:
+			r.presenceChanged()
+		}
 		return
 	}
 	r.nextSeq()
-	if seatTaken {
-		if r.allSeated() && r.status == StatusWaiting {
-			r.setStatus(StatusPlaying)
-			r.turnsBegin(r.now())
-			r.startClock(r.now())
-			r.armAbort()
-			r.gameStarted(r.now())
-		}
-		if err := r.persist.commit(context.Background(), logEntry{Kind: "seat", Seat: &seat, Player: mem.PlayerID()}); err != nil {
-			r.log.Warn("save after seat taken failed", zap.String("room", r.id), zap.Error(err))
-		}
+	if r.allSeated() && r.status == StatusWaiting {
+		r.setStatus(StatusPlaying)
+		r.turnsBegin(r.now())
+		r.startClock(r.now())
+		r.armAbort()
+		r.gameStarted(r.now())
+	}
+	if err := r.persist.commit(context.Background(), logEntry{Kind: "seat", Seat: &seat, Player: mem.PlayerID()}); err != nil {
+		r.log.Warn("save after seat taken failed", zap.String("room", r.id), zap.Error(err))
 	}
 	r.log.Debug("joined", zap.String("room", r.id), zap.String("player", mem.PlayerID()), zap.String("role", role))
-	r.broadcastJoin(mem, role == RoleSpectator)
+	r.broadcastJoin(mem)
 	r.scheduleBots()
 }
 
 func (r *Room) leave(mem Member) {
-	mb, ok := r.members[mem.ConnID()]
-	if !ok {
+	if _, ok := r.members[mem.ConnID()]; !ok {
 		return
 	}
 	r.removeMember(mem.ConnID())
 	mem.Left(r)
 	r.notePresence()
-	if mb.role == RolePlayer && r.connected(mb.seat) {
-		return // another tab of the same player is still here
-	}
-	r.nextSeq()
-	if mb.role == RoleSpectator {
-		r.broadcastCoalesced()
-	} else {
-		r.broadcast()
-	}
+	r.presenceChanged()
 }

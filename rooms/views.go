@@ -105,25 +105,20 @@ func (r *Room) encodeState(st protocol.RoomState) *protocol.Frame {
 
 // broadcast encodes one room.state (and one room.patch per kind of patch
 // member) and hands it to every member.
-func (r *Room) broadcast() { r.broadcastWith(false, nil) }
-
-// broadcastCoalesced is broadcast for a spectator joining or leaving: the
-// patch members get it with the next change or after patchDelay.
-func (r *Room) broadcastCoalesced() { r.broadcastWith(true, nil) }
+func (r *Room) broadcast() { r.broadcastWith(nil) }
 
 // broadcastJoin is broadcast after joiner joined: joiner gets the state with
-// the move history, the others the usual frames (coalesced for a
-// spectator's arrival).
-func (r *Room) broadcastJoin(joiner Member, coalesce bool) {
+// the move history, the others the usual frames.
+func (r *Room) broadcastJoin(joiner Member) {
 	r.sendState(joiner)
-	r.broadcastWith(coalesce, joiner)
+	r.broadcastWith(joiner)
 }
 
 // broadcastWith publishes the state to every member but skip (nil: none).
-func (r *Room) broadcastWith(coalesce bool, skip Member) {
+func (r *Room) broadcastWith(skip Member) {
 	start := time.Now()
 	r.updated = start.UTC()
-	r.publish(coalesce, false, skip)
+	r.publish(skip)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
 	}
@@ -147,6 +142,7 @@ func (r *Room) broadcastHistory() {
 		}
 	}
 	r.fanout(f, nil)
+	r.presenceTold()
 	r.m.setSummary(r)
 }
 

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,7 +113,11 @@ func TestBotAgainstBotWithSpectator(t *testing.T) {
 			}
 			final, ok := w.TryWait("room.state", func(m testserver.Msg) bool { return m.Room == j.Room && m.Status == "finished" }, 60*time.Second)
 			if !ok {
-				t.Fatalf("bot game did not end")
+				var got []string
+				for _, m := range w.Log() {
+					got = append(got, string(m.Raw))
+				}
+				t.Fatalf("bot game did not end (connection: %v); received %s", w.CloseErr(), strings.Join(got, "\n"))
 			}
 			if final.Spectators != 1 || final.Result == nil {
 				t.Fatalf("final %s", final.Raw)

@@ -20,6 +20,7 @@ type follower struct {
 	state map[string]any
 	// patchBytes and fullBytes: sizes of the frames seen, by type.
 	patches, fulls []int
+	presences      int
 }
 
 func (f *follower) seq() int64 {
@@ -31,30 +32,75 @@ func (f *follower) seq() int64 {
 func (f *follower) until(seq int64) {
 	f.t.Helper()
 	for f.state == nil || f.seq() < seq {
-		m := f.c.Wait("", func(m testserver.Msg) bool {
-			return m.Room == f.room && (m.Type == "room.state" || m.Type == protocol.TypeRoomPatch || m.Type == "error")
-		})
-		switch m.Type {
-		case "error":
-			f.t.Fatalf("error: %s", m.Raw)
-		case "room.state":
-			f.state = map[string]any{}
-			if err := json.Unmarshal(m.Raw, &f.state); err != nil {
-				f.t.Fatal(err)
-			}
-			f.fulls = append(f.fulls, len(m.Raw))
-		default:
-			if f.state == nil {
-				f.t.Fatalf("room.patch before any room.state: %s", m.Raw)
-			}
-			if err := protocol.ApplyPatch(f.state, m.Raw); err != nil {
-				f.t.Fatalf("apply %s: %v", m.Raw, err)
-			}
-			f.patches = append(f.patches, len(m.Raw))
-		}
+		f.apply(f.c.Wait("", f.mine))
 	}
 	if f.seq() != seq {
 		f.t.Fatalf("%s: state jumped to seq %d, want %d", f.c.Player.Name, f.seq(), seq)
+	}
+}
+
+// reach consumes messages until want holds of the state (a room.presence
+// may still be on its way); false if it never does.
+func (f *follower) reach(want func(map[string]any) bool) bool {
+	f.t.Helper()
+	for f.state == nil || !want(f.state) {
+		m, ok := f.c.TryWait("", f.mine, testserver.Timeout)
+		if !ok {
+			return false
+		}
+		f.apply(m)
+	}
+	return true
+}
+
+// mine: the frames of the follower's room that change what it holds, as
+// the server sent them.
+func (f *follower) mine(m testserver.Msg) bool {
+	return m.Room == f.room && !m.Derived && (m.Type == "room.state" || m.Type == protocol.TypeRoomPatch ||
+		m.Type == protocol.TypeRoomPresence || m.Type == "error")
+}
+
+func (f *follower) apply(m testserver.Msg) {
+	f.t.Helper()
+	switch m.Type {
+	case "error":
+		f.t.Fatalf("error: %s", m.Raw)
+	case "room.state":
+		f.state = map[string]any{}
+		if err := json.Unmarshal(m.Raw, &f.state); err != nil {
+			f.t.Fatal(err)
+		}
+		f.fulls = append(f.fulls, len(m.Raw))
+	case protocol.TypeRoomPresence:
+		if f.state == nil {
+			return
+		}
+		var p protocol.RoomPresence
+		if err := json.Unmarshal(m.Raw, &p); err != nil {
+			f.t.Fatal(err)
+		}
+		f.state["spectators"] = float64(p.Spectators)
+		for _, h := range p.Players {
+			pl := f.state["players"].([]any)[h.Seat].(map[string]any)
+			pl["connected"] = h.Connected
+			delete(pl, "goneSince")
+			delete(pl, "claimableAt")
+			if h.GoneSince != 0 {
+				pl["goneSince"] = float64(h.GoneSince)
+			}
+			if h.ClaimableAt != 0 {
+				pl["claimableAt"] = float64(h.ClaimableAt)
+			}
+		}
+		f.presences++
+	default:
+		if f.state == nil {
+			f.t.Fatalf("room.patch before any room.state: %s", m.Raw)
+		}
+		if err := protocol.ApplyPatch(f.state, m.Raw); err != nil {
+			f.t.Fatalf("apply %s: %v", m.Raw, err)
+		}
+		f.patches = append(f.patches, len(m.Raw))
 	}
 }
 
@@ -123,8 +169,12 @@ func TestPatchClientsSeeTheSameStateAsFullClients(t *testing.T) {
 		fa.until(seq)
 		fp.until(seq)
 		// moves and chat are sent on join only; patches never carry them.
-		if got, want := without(fp.state, "legal", "moves", "chat"), without(cur, "legal", "moves", "chat"); !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: patch spectator rebuilt\n%v\nfull state is\n%v", what, got, want)
+		same := func(st map[string]any) bool {
+			return reflect.DeepEqual(without(st, "legal", "moves", "chat"), without(cur, "legal", "moves", "chat"))
+		}
+		fa.reach(same)
+		if !fp.reach(same) {
+			t.Fatalf("%s: patch spectator rebuilt\n%v\nfull state is\n%v", what, without(fp.state, "legal", "moves", "chat"), without(cur, "legal", "moves", "chat"))
 		}
 		if !reflect.DeepEqual(without(fa.state, "moves", "chat"), without(cur, "moves", "chat")) &&
 			!reflect.DeepEqual(without(fa.state, "legal", "moves", "chat"), without(cur, "legal", "moves", "chat")) {

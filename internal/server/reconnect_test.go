@@ -102,8 +102,9 @@ func statesAfter(c *testserver.Client, room string, seq int64) []testserver.Msg 
 
 // TestReconnectNewConnection: a player whose connection drops comes back on
 // a new connection with its token: it is the same player, seated again in
-// its room with the full state (and a seq gap that tells it it missed
-// moves), its opponent sees it connected again, and it can move.
+// its room with the full state (one seq on from what it saw: the move it
+// missed; connections coming and going move no seq), its opponent sees it
+// connected again, and it can move.
 func TestReconnectNewConnection(t *testing.T) {
 	_, _, open := redisOpener(t)
 	s := startOnRedis(t, open)
@@ -127,8 +128,8 @@ func TestReconnectNewConnection(t *testing.T) {
 		t.Fatalf("seated again as %s", j.Raw)
 	}
 	back := a2.State(room, nil)
-	if back.Seq <= lastSeen+1 {
-		t.Fatalf("first state after the reconnect has seq %d, last seen %d: no gap to notice", back.Seq, lastSeen)
+	if back.Seq != lastSeen+1 {
+		t.Fatalf("first state after the reconnect has seq %d, last seen %d: want one move on", back.Seq, lastSeen)
 	}
 	if string(back.Board) != string(st.Board) || back.Turn == nil || *back.Turn != 0 ||
 		back.LastMove == nil || back.LastMove.Move != "a1" || !back.Players[0].Connected {
@@ -147,7 +148,7 @@ func TestReconnectSameConnection(t *testing.T) {
 	a, b, sp, room, st := morrisRoom(t, s)
 	a.Send(map[string]any{"type": "room.leave", "room": room})
 	a.Wait("room.left", func(m testserver.Msg) bool { return m.Room == room })
-	gone := b.State(room, func(m testserver.Msg) bool { return m.Seq > st.Seq && !m.Players[0].Connected })
+	gone := b.State(room, func(m testserver.Msg) bool { return m.Seq == st.Seq && !m.Players[0].Connected })
 	if gone.Players[0].ID != a.Player.ID {
 		t.Fatalf("seat 0 lost its player on leave: %s", gone.Raw)
 	}
@@ -156,7 +157,7 @@ func TestReconnectSameConnection(t *testing.T) {
 	if j.Role != "player" || j.Seat == nil || *j.Seat != 0 {
 		t.Fatalf("a seated player joins as player whatever it asks: %s", j.Raw)
 	}
-	back := a.State(room, func(m testserver.Msg) bool { return m.Seq > gone.Seq })
+	back := a.State(room, func(m testserver.Msg) bool { return m.Seq == gone.Seq })
 	if !back.Players[0].Connected || back.Turn == nil || *back.Turn != 0 || len(back.Legal) == 0 {
 		t.Fatalf("state after re-joining %s", back.Raw)
 	}

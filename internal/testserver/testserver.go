@@ -122,6 +122,11 @@ type Msg struct {
 	From       string                `json:"from"`
 	Next       string                `json:"next"`
 	Raw        []byte                `json:"-"`
+	// Derived marks a room.state the client made itself, as the web
+	// client does, from the last state it held and a room.presence (or
+	// room.patch then room.presence): the server sent no such frame. It
+	// reaches Wait and State, never Log.
+	Derived bool `json:"-"`
 }
 
 // Client is a test WebSocket client.
@@ -134,8 +139,11 @@ type Client struct {
 	closeE error
 	// Log holds every message received so far, in order (read it after
 	// the messages of interest were waited for).
-	logMu  sync.Mutex
-	log    []Msg
+	logMu sync.Mutex
+	log   []Msg
+	// held is the state the client holds of each room (read's goroutine
+	// only): the last room.state with the patches and presences since.
+	held   map[string]*held
 	Player protocol.PlayerInfo
 	Token  string
 }
@@ -186,7 +194,85 @@ func (c *Client) read() {
 		c.log = append(c.log, m)
 		c.logMu.Unlock()
 		c.in <- m
+		if d, ok := c.hold(m); ok {
+			c.in <- d
+		}
 	}
+}
+
+// hold keeps the state of m's room as a client holds it, and returns the
+// room.state a room.presence makes of it. It keeps the frames and decodes
+// them only for a presence, so that the reader keeps up with the server.
+func (c *Client) hold(m Msg) (Msg, bool) {
+	if c.held == nil {
+		c.held = map[string]*held{}
+	}
+	switch m.Type {
+	case protocol.TypeRoomState:
+		c.held[m.Room] = &held{state: m.Raw}
+	case protocol.TypeRoomPatch:
+		if h := c.held[m.Room]; h != nil {
+			h.patches = append(h.patches, m.Raw)
+		}
+	case protocol.TypeRoomPresence:
+		h := c.held[m.Room]
+		if h == nil {
+			return Msg{}, false
+		}
+		st := map[string]any{}
+		if json.Unmarshal(h.state, &st) != nil {
+			return Msg{}, false
+		}
+		delete(st, "moves")
+		delete(st, "chat")
+		for _, p := range h.patches {
+			if protocol.ApplyPatch(st, p) != nil {
+				delete(c.held, m.Room) // out of step: wait for a full state
+				return Msg{}, false
+			}
+		}
+		var p protocol.RoomPresence
+		if json.Unmarshal(m.Raw, &p) != nil {
+			return Msg{}, false
+		}
+		st["spectators"] = float64(p.Spectators)
+		if players, ok := st["players"].([]any); ok {
+			for _, h := range p.Players {
+				if h.Seat < 0 || h.Seat >= len(players) {
+					continue
+				}
+				if pl, ok := players[h.Seat].(map[string]any); ok {
+					pl["connected"] = h.Connected
+					delete(pl, "goneSince")
+					delete(pl, "claimableAt")
+					if h.GoneSince != 0 {
+						pl["goneSince"] = float64(h.GoneSince)
+					}
+					if h.ClaimableAt != 0 {
+						pl["claimableAt"] = float64(h.ClaimableAt)
+					}
+				}
+			}
+		}
+		raw, err := json.Marshal(st)
+		if err != nil {
+			return Msg{}, false
+		}
+		var d Msg
+		if json.Unmarshal(raw, &d) != nil {
+			return Msg{}, false
+		}
+		c.held[m.Room] = &held{state: raw}
+		d.Raw, d.Derived = raw, true
+		return d, true
+	}
+	return Msg{}, false
+}
+
+// held is a room's last room.state and the room.patch frames since.
+type held struct {
+	state   []byte
+	patches [][]byte
 }
 
 // Log returns the messages received so far.

@@ -14,7 +14,8 @@ const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
 // The level a newcomer meets first: the seed's best bot, or ours where the
 // seed has none (2048).
 const DEFAULT_LEVEL = { orbito: 'normal', morris: 'normal', go: 'facil', 2048: 'forte', queens: 'gulosa' };
-// Live games shown with a small board (each is watched as a spectator).
+// Live games shown with a small board (each followed "as": "watcher", which
+// the room does not count among its spectators).
 const PREVIEWS = 6;
 
 const prefsKey = (g) => `tabuleiro.game.${g}`;
@@ -69,7 +70,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     // Watch the first playing rooms for their boards; let go of the others.
     const want = new Set(shown.filter((r) => r.status === 'playing').slice(0, PREVIEWS).map((r) => r.id));
     for (const id of [...previews.keys()]) if (!want.has(id)) { previews.delete(id); conn.unfollow(id); }
-    for (const id of want) if (!previews.has(id)) { previews.set(id, null); conn.follow(id, 'spectator'); }
+    for (const id of want) if (!previews.has(id)) { previews.set(id, null); conn.follow(id, 'watcher'); }
     liveList.replaceChildren(...shown.map(liveCard));
   }
   function liveCard(r) {

@@ -1,7 +1,52 @@
 // The WebSocket connection to /ws: hello with the stored token, reconnect
 // with exponential backoff and jitter, re-join the rooms this page follows,
 // and detect gaps in a room's seq (then ask for the state again by joining).
+// It asks for room.patch (hello feature "patch") and turns each patch, and
+// each room.presence, into the room.state it makes of the last one, so the
+// pages only ever see whole states.
 import { store } from './dom.js';
+
+// applyPatch is protocol.ApplyPatch (protocol/patch.go): the state a
+// room.patch makes of state, or null when it does not apply to it (another
+// base, a bad cell); then the client asks for the whole state again.
+export function applyPatch(state, p) {
+  if (!state || p.room !== state.room || typeof p.seq !== 'number') return null;
+  const base = typeof p.base === 'number' ? p.base : p.seq - 1;
+  if (state.seq !== base) return null;
+  const next = { ...state };
+  const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
+  for (const [k, v] of Object.entries(p)) {
+    if (k === 'type' || k === 'room' || k === 'base') continue;
+    if (k === 'cells') {
+      if (!Array.isArray(state.board) || !Array.isArray(v)) return null;
+      const rows = state.board.slice();
+      for (const c of v) {
+        const [r, col, ch] = Array.isArray(c) ? c : [];
+        if (!Number.isInteger(r) || !Number.isInteger(col) || typeof ch !== 'string' || ch.length !== 1 ||
+          typeof rows[r] !== 'string' || col < 0 || col >= rows[r].length) return null;
+        rows[r] = rows[r].slice(0, col) + ch + rows[r].slice(col + 1);
+      }
+      next.board = rows;
+      continue;
+    }
+    next[k] = isObj(v) && isObj(state[k]) ? { ...state[k], ...v } : v;
+  }
+  return next;
+}
+
+// applyPresence is the state with a room.presence's counts and flags.
+export function applyPresence(state, p) {
+  const players = (state.players || []).map((pl) => {
+    const h = (p.players || []).find((x) => x.seat === pl.seat);
+    if (!h) return pl;
+    const { goneSince: _g, claimableAt: _c, ...rest } = pl;
+    const out = { ...rest, connected: !!h.connected };
+    if (h.goneSince) out.goneSince = h.goneSince;
+    if (h.claimableAt) out.claimableAt = h.claimableAt;
+    return out;
+  });
+  return { ...state, spectators: p.spectators, players };
+}
 
 export class Conn {
   constructor() {
@@ -13,7 +58,7 @@ export class Conn {
     this.handlers = new Map();   // type -> Set(fn)
     this.pending = new Map();    // id -> {resolve, reject, timer}
     this.commands = new Map();   // id -> type, for commands answered only by errors
-    this.rooms = new Map();      // room -> {as, seq}
+    this.rooms = new Map();      // room -> {as, seq, state}: state is the last whole state, for patches
     this.watchingLobby = false;
     this.player = null;
     this.timer = null;
@@ -38,7 +83,7 @@ export class Conn {
     try { ws = new WebSocket(url); } catch { this.retry(); return; }
     this.ws = ws;
     ws.onopen = () => {
-      const hello = { type: 'hello', name: store.name || undefined };
+      const hello = { type: 'hello', name: store.name || undefined, features: ['patch'] };
       if (store.token) hello.token = store.token;
       ws.send(JSON.stringify(hello));
     };
@@ -70,6 +115,31 @@ export class Conn {
   }
 
   dispatch(m) {
+    if (m.type === 'room.patch' || m.type === 'room.presence') {
+      // Made into the room.state it means; a patch that does not apply
+      // asks for the whole state again.
+      const r = this.rooms.get(m.room);
+      if (!r || !r.state) return;
+      let next;
+      if (m.type === 'room.presence') next = applyPresence(r.state, m);
+      else {
+        next = applyPatch(r.state, m);
+        if (next) {
+          delete next.legalBySeat; // a seat's patch carries its own "legal"
+          if (!('legal' in m)) next.legal = [];
+        }
+      }
+      if (!next) {
+        if (!r.rejoining) { r.rejoining = true; this.raw({ type: 'room.join', room: m.room, as: r.as }); }
+        return;
+      }
+      r.state = next;
+      r.seq = next.seq;
+      const st = { ...next, type: 'room.state' };
+      this.emit('room.state', st);
+      this.emit('*', st);
+      return;
+    }
     if (m.type === 'error' && !this.ready && this.ws) {
       // The hello was refused (the server could not read our rooms): go
       // round again, with backoff, rather than stay unseated.
@@ -86,7 +156,7 @@ export class Conn {
       if (this.watchingLobby) this.raw({ type: 'lobby.watch' });
       // A restarted server may count seq from its last snapshot, lower than
       // what we saw: accept whatever the re-join answers.
-      for (const [room, r] of this.rooms) { r.seq = null; r.rejoining = false; this.raw({ type: 'room.join', room, as: r.as }); }
+      for (const [room, r] of this.rooms) { r.seq = null; r.state = null; r.rejoining = false; this.raw({ type: 'room.join', room, as: r.as }); }
       this.emit('up', m);
     }
     if (m.type === 'room.state' && this.rooms.has(m.room)) {
@@ -103,6 +173,8 @@ export class Conn {
         }
         r.seq = m.seq;
       }
+      const { moves: _m, chat: _c, type: _t, ...whole } = m;
+      r.state = whole;
     }
     if (m.type === 'error' && m.id != null && this.commands.has(m.id)) {
       m.command = this.commands.get(m.id);
@@ -154,7 +226,7 @@ export class Conn {
   }
 
   follow(room, as) {
-    this.rooms.set(room, { as, seq: null });
+    this.rooms.set(room, { as, seq: null, state: null });
     if (this.ready) this.raw({ type: 'room.join', room, as });
   }
 
