@@ -74,6 +74,8 @@ type Config struct {
 	// of one answer (default DefaultMaxPositionsBytes). See records.go.
 	Replays           int
 	MaxPositionsBytes int
+	// BotAPI bounds the bot accounts' API (botaccounts.go, botapi.go).
+	BotAPI BotAPIConfig
 }
 
 // HTTPConfig bounds the HTTP side of the service. Zero values take the
@@ -147,6 +149,7 @@ type Server struct {
 	resolver   *netlimit.Resolver
 	botClients *netlimit.Counter
 	replays    chan struct{} // a slot per replay running (records.go)
+	bots       *botHub       // the bot accounts online (botapi.go)
 	handler    http.Handler  // mux, with the write deadline
 }
 
@@ -191,6 +194,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New(), resolver: netlimit.NewResolver(cfg.HTTP.TrustedProxies),
 		botClients: netlimit.NewCounter(cfg.BotAPIPerClient), replays: make(chan struct{}, cfg.Replays)}
+	cfg.BotAPI.defaults(cfg.Hub)
+	s.cfg.BotAPI = cfg.BotAPI
+	s.bots = newBotHub(cfg.BotAPI, cfg.Log.Named("botapi"))
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
 	var rc *rooms.Cluster
@@ -211,7 +217,8 @@ func New(cfg Config) (*Server, error) {
 			if h != nil {
 				h.LobbyChanged()
 			}
-		}})
+		},
+		OnGame: s.bots.onGame})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
 	hubc.Cluster = hcl
@@ -242,6 +249,7 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /api/rooms", s.rooms)
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
 	s.routeRecords(mux)
+	s.routeBots(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
