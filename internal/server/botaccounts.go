@@ -106,6 +106,7 @@ func (s *Server) routeBots(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/bots", s.registerBot)
 	mux.HandleFunc("GET /api/bots", s.listBots)
 	mux.HandleFunc("POST /api/bots/{id}/challenge", s.challengeBot)
+	mux.HandleFunc("GET /api/bot/account", s.botAccount)
 	mux.HandleFunc("GET /api/bot/stream/event", s.botEventStream)
 	mux.HandleFunc("GET /api/bot/game/{room}/stream", s.botGameStream)
 	mux.HandleFunc("POST /api/bot/game/{room}/move/{move}", s.botGameMove)
@@ -307,4 +308,15 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"room": room.ID(), "seat": seat})
+}
+
+// botAccount answers GET /api/bot/account: the bot's own id and name, so
+// that a program holding only its token finds its seat in a room's
+// players.
+func (s *Server) botAccount(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.bearerBot(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.PlayerInfo{ID: p.ID, Name: p.Name})
 }
