@@ -43,7 +43,7 @@ def main():
         if not a.jogador:
             ap.error("--registra needs --jogador")
         bot_id, a.token = tabuleiro.registra(a.servidor, a.jogador, a.registra)
-        print(f"bot {bot_id} registrado; guarde o token: {a.token}", flush=True)
+        print(f"bot {bot_id} registado; guarde o token: {a.token}", flush=True)
     if not a.token:
         ap.error("--token (or TABULEIRO_TOKEN) is required")
     escolhe = (lambda e: random.choice(e["legal"])) if a.roleta else escolhe_jogada
