@@ -113,9 +113,13 @@ func TestPythonExampleBot(t *testing.T) {
 		t.Fatalf("the example did not exit after its game:\n%s", out.String())
 	}
 	var rec struct {
-		Moves []struct{ Seat int }
+		Players []struct{ BotAccount bool }
+		Moves   []struct{ Seat int }
 	}
 	s.GetJSON(t, "/api/records/"+ch.Room, &rec)
+	if len(rec.Players) != 2 || !rec.Players[0].BotAccount || rec.Players[1].BotAccount {
+		t.Fatalf("the record's players %+v: want the bot flagged", rec.Players)
+	}
 	botMoves := 0
 	for _, m := range rec.Moves {
 		if m.Seat == 0 {
