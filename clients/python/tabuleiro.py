@@ -133,6 +133,7 @@ class Bot:
                 fio.start()
                 fios = [f for f in fios if f.is_alive()] + [fio]
             elif ev.get("type") == "gameFinish":
+                vistas.discard(sala)  # only games going on are kept
                 feitas += 1
                 if partidas is not None and feitas >= partidas:
                     for f in fios:  # their games' last states

@@ -167,7 +167,10 @@ func run(ctx context.Context, cfg config, lg *log.Logger) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	started := map[string]bool{} // rooms being played (a gameStart may come twice)
+	// started holds the rooms being played (a gameStart may come twice);
+	// a room leaves it at its gameFinish, so it holds only games going on.
+	// Only this goroutine (the event stream's callback) touches it.
+	started := map[string]bool{}
 	finished := 0
 	for {
 		err := c.lines(ctx, "/api/bot/stream/event", func(line []byte) bool {
@@ -190,6 +193,7 @@ func run(ctx context.Context, cfg config, lg *log.Logger) error {
 					}
 				}()
 			case "gameFinish":
+				delete(started, ev.Room)
 				finished++
 				if cfg.games > 0 && finished >= cfg.games {
 					return false
