@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -84,6 +85,7 @@ func TestPythonExampleBot(t *testing.T) {
 	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
 		"--servidor", s.URL, "--token", tok, "--partidas", "1")
 	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // nothing written into the source tree
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
