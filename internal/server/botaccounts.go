@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"strings"
@@ -292,7 +293,7 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 	case "1":
 		seat = 1
 	case `"random"`:
-		seat = int(time.Now().UnixNano() & 1)
+		seat = rand.IntN(2)
 	default:
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, `"seat" must be 0, 1 or "random"`))
 		return
@@ -309,7 +310,11 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	room, err := s.Rooms.Create(ctx, spec)
 	if err != nil {
-		s.httpError(w, http.StatusBadRequest, protocol.AsError(err))
+		status, perr := http.StatusBadRequest, protocol.AsError(err)
+		if perr.Code == protocol.CodeInternal {
+			status = http.StatusServiceUnavailable
+		}
+		s.httpError(w, status, perr)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"room": room.ID(), "seat": seat})
