@@ -35,6 +35,11 @@ type botHub struct {
 	cfg BotAPIConfig
 	log *zap.Logger
 
+	// quit is closed when the server shuts down: every stream ends, so
+	// that http.Server.Shutdown, which waits for them, does not.
+	quit     chan struct{}
+	quitOnce sync.Once
+
 	mu      sync.Mutex
 	bots    map[string]*botOnline // bot id -> its streams; gone with its last stream
 	streams int                   // open streams of every bot, for MaxStreams
@@ -69,8 +74,11 @@ type bucket struct {
 }
 
 func newBotHub(cfg BotAPIConfig, log *zap.Logger) *botHub {
-	return &botHub{cfg: cfg, log: log, bots: map[string]*botOnline{}, buckets: map[string]*bucket{}}
+	return &botHub{cfg: cfg, log: log, bots: map[string]*botOnline{}, buckets: map[string]*bucket{}, quit: make(chan struct{})}
 }
+
+// shutdown ends every stream, now and from now on.
+func (b *botHub) shutdown() { b.quitOnce.Do(func() { close(b.quit) }) }
 
 // BotInfo is one online bot in GET /api/bots.
 type BotInfo struct {
@@ -329,6 +337,8 @@ func (s *Server) botEventStream(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.bots.quit:
+			return
 		case <-e.kicked:
 			return
 		case line = <-e.lines:
@@ -491,6 +501,8 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-s.bots.quit:
 			return
 		case <-room.Done():
 			// Adjourned or stopped: what was queued still goes.

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -124,4 +125,21 @@ func TestBotThatDisconnectsIsAbandoned(t *testing.T) {
 		t.Fatalf("after the claim: %s", fin.Raw)
 	}
 	g.events.Next(func(m testserver.Msg) bool { return m.Type == "gameFinish" && m.Room == g.room })
+}
+
+// TestShutdownEndsBotStreams: the bot API's streams never end by
+// themselves, and http.Server.Shutdown waits for the requests running; as
+// it begins they end, so a server with bots online stops at once instead
+// of at its shutdown deadline (cmd/lobby's order: the HTTP server, then
+// the service).
+func TestShutdownEndsBotStreams(t *testing.T) {
+	s := testserver.Start(t)
+	g := startBotGame(t, s, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.HTTP.Config.Shutdown(ctx); err != nil {
+		t.Fatalf("HTTP shutdown with bot streams open: %v", err)
+	}
+	g.events.Ended()
+	g.game.Ended()
 }

@@ -283,9 +283,13 @@ func (s *Server) MetricsHandler() http.Handler {
 // timeouts and header limit. Serve it on Listen's listener.
 func (s *Server) HTTPServer() *http.Server {
 	hc := s.cfg.HTTP
-	return &http.Server{Handler: s.mux, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
+	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
 		IdleTimeout: hc.IdleTimeout, MaxHeaderBytes: hc.MaxHeaderBytes,
 		ErrorLog: zap.NewStdLog(s.log.Named("http"))}
+	// Shutdown waits for the requests running: the bot API's streams,
+	// which never end by themselves, end as it begins.
+	hs.RegisterOnShutdown(s.bots.shutdown)
+	return hs
 }
 
 // Listen wraps ln with the caps on connections (HTTPConfig.MaxConns and
@@ -313,6 +317,7 @@ func (s *Server) writeDeadline(h http.Handler) http.Handler {
 // stops, then every socket is closed with 1012 so clients come back, and
 // the bot pool stops. The HTTP listener is the caller's to close first.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.bots.shutdown()
 	s.Hub.Drain()
 	err := s.Rooms.Shutdown(ctx)
 	if herr := s.Hub.Shutdown(ctx, protocol.CloseRestart, "server restart"); err == nil {
