@@ -43,12 +43,19 @@ const (
 	// CodeBusy (addition): the server is at a capacity limit (its
 	// connections, its bot queue); try again after the HTTP Retry-After.
 	CodeBusy Code = "busy"
+	// CodeUnauthorized (addition): an HTTP request of the bot API without
+	// a token, or with one the server does not know (HTTP 401).
+	CodeUnauthorized Code = "unauthorized"
+	// CodeForbidden (addition): the token is known but may not do this: a
+	// bot account registering bots, a person's token on a bot's path
+	// (HTTP 403).
+	CodeForbidden Code = "forbidden"
 )
 
 // Codes lists every error code of the contract.
 var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
-	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy}
+	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden}
 
 // WebSocket close codes the server uses.
 const (
@@ -237,11 +244,15 @@ type RoomLeft struct {
 
 // Player is one seat in room.state.
 type Player struct {
-	Seat      int    `json:"seat"`
-	ID        string `json:"id,omitempty"`
-	Name      string `json:"name"`
-	Bot       string `json:"bot,omitempty"`
-	Connected bool   `json:"connected"`
+	Seat int    `json:"seat"`
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	Bot  string `json:"bot,omitempty"`
+	// BotAccount is set when the seat's player is a bot account, an
+	// outside program playing through the bot API (an addition; Bot is a
+	// level of the server's own bots).
+	BotAccount bool `json:"botAccount,omitempty"`
+	Connected  bool `json:"connected"`
 	// GoneSince (Unix ms) is set in room.state while a human seat of a
 	// playing game has no connection (an addition).
 	GoneSince int64 `json:"goneSince,omitempty"`

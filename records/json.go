@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // The record as JSON (GET /api/records/{room}, docs/protocol.md): times
@@ -36,6 +38,8 @@ type playerJSON struct {
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 	Bot  string `json:"bot,omitempty"`
+	// BotAccount marks a bot account's seat (docs/bots-api.md).
+	BotAccount bool `json:"botAccount,omitempty"`
 }
 
 type clockJSON struct {
@@ -83,7 +87,7 @@ func JSON(r *Record, positions []Position) ([]byte, error) {
 		if name == "" && p.Bot != "" {
 			name = "bot " + p.Bot
 		}
-		v.Players[i] = playerJSON{Seat: i, ID: p.ID, Name: name, Bot: p.Bot}
+		v.Players[i] = playerJSON{Seat: i, ID: p.ID, Name: name, Bot: p.Bot, BotAccount: store.IsBotID(p.ID)}
 	}
 	if c := r.Clock; c != nil {
 		v.Clock = &clockJSON{Base: c.Base.Seconds(), Increment: c.Increment.Seconds()}

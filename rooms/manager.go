@@ -80,6 +80,9 @@ type Config struct {
 	// OnChange is called (from room goroutines) when the lobby view may
 	// have changed. It must not block.
 	OnChange func()
+	// OnGame, when not nil, is called (from room goroutines) when a
+	// room's game starts and when it ends (GameEvent). It must not block.
+	OnGame func(GameEvent)
 	// Now is the time for clocks and abandonment (default time.Now); tests
 	// inject their own.
 	Now func() time.Time
@@ -373,6 +376,11 @@ func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
 	m.wg.Add(1)
 	m.mu.Unlock()
 	m.gauge(r.info.ID, r.status, 1)
+	if r.status == StatusPlaying {
+		r.noteGame() // before the goroutine: r is still ours
+	} else {
+		r.told = r.status // a restored finished game is not news
+	}
 	go r.run(join, reqID)
 	m.cfg.OnChange()
 	return nil
@@ -487,6 +495,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 }
 
 func (m *Manager) setSummary(r *Room) {
+	r.noteGame()
 	s := r.summary()
 	m.mu.Lock()
 	if _, ok := m.rooms[r.id]; ok && !r.private {

@@ -55,14 +55,16 @@ type Room struct {
 	spectating int
 	memberOf   map[string]int
 	status     string
-	seq        int64
-	result     *protocol.Result
-	lastMove   *protocol.LastMove
-	created    time.Time
-	updated    time.Time
-	private    bool
-	watch      bool
-	seed       uint64
+	// told is the status OnGame was last told of (gamehook.go).
+	told     string
+	seq      int64
+	result   *protocol.Result
+	lastMove *protocol.LastMove
+	created  time.Time
+	updated  time.Time
+	private  bool
+	watch    bool
+	seed     uint64
 
 	moves     int64
 	seatMoves []int64

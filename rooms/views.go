@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
 )
 
 func (r *Room) replyErr(mem Member, id json.RawMessage, e *protocol.Error) {
@@ -32,7 +33,8 @@ func (r *Room) roomState() protocol.RoomState {
 		if s.Bot != "" && name == "" {
 			name = "bot"
 		}
-		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: name, Bot: s.Bot, Connected: r.connected(i)}
+		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: name, Bot: s.Bot,
+			BotAccount: store.IsBotID(s.PlayerID), Connected: r.connected(i)}
 		if r.status == StatusPlaying && i < len(r.goneSince) && !r.goneSince[i].IsZero() {
 			players[i].GoneSince = r.goneSince[i].UnixMilli()
 			if at := r.claimableAt(i); !at.IsZero() {
@@ -165,7 +167,8 @@ func (r *Room) fanout(f *protocol.Frame, skip Member) {
 func (r *Room) summary() protocol.RoomSummary {
 	players := make([]protocol.Player, len(r.seats))
 	for i, s := range r.seats {
-		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: s.Name, Bot: s.Bot, Connected: r.connected(i)}
+		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: s.Name, Bot: s.Bot,
+			BotAccount: store.IsBotID(s.PlayerID), Connected: r.connected(i)}
 	}
 	return protocol.RoomSummary{ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
 		Players: players, Spectators: r.spectators(), Watch: r.watch}

@@ -74,6 +74,8 @@ type Config struct {
 	// of one answer (default DefaultMaxPositionsBytes). See records.go.
 	Replays           int
 	MaxPositionsBytes int
+	// BotAPI bounds the bot accounts' API (botaccounts.go, botapi.go).
+	BotAPI BotAPIConfig
 }
 
 // HTTPConfig bounds the HTTP side of the service. Zero values take the
@@ -147,6 +149,7 @@ type Server struct {
 	resolver   *netlimit.Resolver
 	botClients *netlimit.Counter
 	replays    chan struct{} // a slot per replay running (records.go)
+	bots       *botHub       // the bot accounts online (botapi.go)
 	handler    http.Handler  // mux, with the write deadline
 }
 
@@ -191,6 +194,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New(), resolver: netlimit.NewResolver(cfg.HTTP.TrustedProxies),
 		botClients: netlimit.NewCounter(cfg.BotAPIPerClient), replays: make(chan struct{}, cfg.Replays)}
+	cfg.BotAPI.defaults(cfg.Hub)
+	s.cfg.BotAPI = cfg.BotAPI
+	s.bots = newBotHub(cfg.BotAPI, cfg.Log.Named("botapi"))
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
 	var rc *rooms.Cluster
@@ -211,7 +217,8 @@ func New(cfg Config) (*Server, error) {
 			if h != nil {
 				h.LobbyChanged()
 			}
-		}})
+		},
+		OnGame: s.bots.onGame})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
 	hubc.Cluster = hcl
@@ -242,6 +249,7 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /api/rooms", s.rooms)
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
 	s.routeRecords(mux)
+	s.routeBots(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
@@ -275,9 +283,13 @@ func (s *Server) MetricsHandler() http.Handler {
 // timeouts and header limit. Serve it on Listen's listener.
 func (s *Server) HTTPServer() *http.Server {
 	hc := s.cfg.HTTP
-	return &http.Server{Handler: s.mux, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
+	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
 		IdleTimeout: hc.IdleTimeout, MaxHeaderBytes: hc.MaxHeaderBytes,
 		ErrorLog: zap.NewStdLog(s.log.Named("http"))}
+	// Shutdown waits for the requests running: the bot API's streams,
+	// which never end by themselves, end as it begins.
+	hs.RegisterOnShutdown(s.bots.shutdown)
+	return hs
 }
 
 // Listen wraps ln with the caps on connections (HTTPConfig.MaxConns and
@@ -305,6 +317,7 @@ func (s *Server) writeDeadline(h http.Handler) http.Handler {
 // stops, then every socket is closed with 1012 so clients come back, and
 // the bot pool stops. The HTTP listener is the caller's to close first.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.bots.shutdown()
 	s.Hub.Drain()
 	err := s.Rooms.Shutdown(ctx)
 	if herr := s.Hub.Shutdown(ctx, protocol.CloseRestart, "server restart"); err == nil {

@@ -82,6 +82,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"GuestsExpireUnlessRenewed", testGuestsExpire},
 		{"SeatedGuestsKeepTheirIdentity", testSeatedGuestsKept},
 		{"IdleRoomsExpire", testIdleRoomsExpire},
+		{"Bots", testBots},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}

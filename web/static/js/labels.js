@@ -65,6 +65,7 @@ export const levelStrength = (game, level) => tOr(`level.${game}.${level}.streng
 export function playerName(game, p) {
   if (!p) return '';
   if (p.bot) return t('player.bot', { level: levelName(game, p.bot) });
+  if (p.botAccount) return t('player.botAccount', { name: p.name || '?' });
   return p.name || '?';
 }
 

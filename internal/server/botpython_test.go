@@ -1,0 +1,134 @@
+package server_test
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/internal/testserver"
+)
+
+// lockedBuffer is a bytes.Buffer that a process's output and a test may
+// share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitBotOnline polls GET /api/bots until id is listed.
+func waitBotOnline(t *testing.T, s *testserver.Server, id string, out func() string) {
+	t.Helper()
+	deadline := time.Now().Add(testserver.Timeout)
+	for {
+		var list struct{ Bots []server.BotInfo }
+		s.GetJSON(t, "/api/bots", &list)
+		for _, b := range list.Bots {
+			if b.ID == id {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bot %s never came online; its output:\n%s", id, out())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// playAsPerson plays seat of room over the WebSocket with the first legal
+// move until the game is over, and returns the last state.
+func playAsPerson(t *testing.T, c *testserver.Client, room string, seat int) testserver.Msg {
+	t.Helper()
+	c.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	st := c.State(room, nil)
+	for st.Status != "finished" {
+		if botTurn(st, seat) {
+			c.Send(map[string]any{"type": "room.move", "room": room, "move": st.Legal[0]})
+		}
+		prev := st.Seq
+		st = c.State(room, func(m testserver.Msg) bool { return m.Seq > prev })
+	}
+	return st
+}
+
+// TestPythonExampleBot runs the Python client's example (clients/python,
+// the machine's python3, standard library only) against the real server:
+// it comes online, a person challenges it to queens tradicional, and it
+// plays the game to the end and exits.
+func TestPythonExampleBot(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed for the Python client's test: %v", err)
+	}
+	s := testserver.Start(t)
+	ana := s.Hello(t, "ana", "")
+	id, tok := s.RegisterBot(t, ana.Token, "exemplo")
+	var out lockedBuffer
+	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
+		"--servidor", s.URL, "--token", tok, "--partidas", "1")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // nothing written into the source tree
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+	waitBotOnline(t, s, id, out.String)
+	var ch struct{ Room string }
+	if code := s.Do(t, "POST", "/api/bots/"+id+"/challenge", ana.Token,
+		map[string]any{"game": "queens", "variant": "tradicional", "seat": 1}, &ch); code != http.StatusCreated {
+		t.Fatalf("challenge: %d", code)
+	}
+	fin := playAsPerson(t, ana, ch.Room, 1)
+	if fin.Result == nil || fin.Result.Reason == "abandoned" || fin.Result.Reason == "aborted" {
+		t.Fatalf("the game ended %s", fin.Raw)
+	}
+	select {
+	case err := <-exited:
+		exited <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("the example exited with %v:\n%s", err, out.String())
+		}
+	case <-time.After(testserver.Timeout):
+		t.Fatalf("the example did not exit after its game:\n%s", out.String())
+	}
+	var rec struct {
+		Players []struct{ BotAccount bool }
+		Moves   []struct{ Seat int }
+	}
+	s.GetJSON(t, "/api/records/"+ch.Room, &rec)
+	if len(rec.Players) != 2 || !rec.Players[0].BotAccount || rec.Players[1].BotAccount {
+		t.Fatalf("the record's players %+v: want the bot flagged", rec.Players)
+	}
+	botMoves := 0
+	for _, m := range rec.Moves {
+		if m.Seat == 0 {
+			botMoves++
+		}
+	}
+	if botMoves == 0 || !strings.Contains(out.String(), ch.Room+": fim") {
+		t.Fatalf("the bot made %d moves; its output:\n%s", botMoves, out.String())
+	}
+}

@@ -1,0 +1,64 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+var _ store.Bots = (*Store)(nil)
+
+// BotsKey is the key of a player's bot accounts: a hash, bot id -> JSON
+// store.Bot.
+func (s *Store) BotsKey(owner string) string { return s.prefix + "bots:" + owner }
+
+// addBotScript: KEYS the owner's bots; ARGV the bot id, the bot (JSON), the
+// most bots, the TTL in ms. Adds the bot unless the owner has the most
+// already (returns 0), and renews the list's expiry.
+var addBotScript = redis.NewScript(`
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`)
+
+// AddBot implements store.Bots in one script.
+func (s *Store) AddBot(ctx context.Context, owner string, b store.Bot, max int) error {
+	if owner == "" || b.ID == "" {
+		return fmt.Errorf("add bot %q of %q: empty id", b.ID, owner)
+	}
+	v, err := json.Marshal(b)
+	if err != nil {
+		return fmt.Errorf("add bot of %s: %w", owner, err)
+	}
+	n, err := addBotScript.Run(ctx, s.c, []string{s.BotsKey(owner)}, b.ID, v, max, s.guestTTL.Milliseconds()).Int()
+	if err != nil {
+		return fmt.Errorf("add bot of %s: %w", owner, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("add bot of %s: %w", owner, store.ErrTooManyBots)
+	}
+	return nil
+}
+
+// OwnerBots implements store.Bots.
+func (s *Store) OwnerBots(ctx context.Context, owner string) ([]store.Bot, error) {
+	h, err := s.c.HGetAll(ctx, s.BotsKey(owner)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("bots of %s: %w", owner, err)
+	}
+	out := make([]store.Bot, 0, len(h))
+	for _, v := range h {
+		var b store.Bot
+		if json.Unmarshal([]byte(v), &b) == nil {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}

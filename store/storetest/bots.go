@@ -1,0 +1,64 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// testBots checks the bot lists: the cap, one owner's list apart from
+// another's, and that a bot's identity is found by its token under its bot
+// id (a player saved with an id that is not PlayerID).
+func testBots(t *testing.T, s store.Store) {
+	b, ok := s.(store.Bots)
+	if !ok {
+		t.Fatalf("%T does not implement store.Bots", s)
+	}
+	ctx := ctxT(t)
+	const max = 3
+	for i := range max {
+		id := store.BotID(fmt.Sprintf("hash-%d", i))
+		if err := b.AddBot(ctx, "pana", store.Bot{ID: id, Name: fmt.Sprintf("robo %d", i)}, max); err != nil {
+			t.Fatalf("AddBot %d: %v", i, err)
+		}
+	}
+	if err := b.AddBot(ctx, "pana", store.Bot{ID: store.BotID("hash-x"), Name: "one too many"}, max); !errors.Is(err, store.ErrTooManyBots) {
+		t.Fatalf("AddBot past the cap: %v, want ErrTooManyBots", err)
+	}
+	if err := b.AddBot(ctx, "pbia", store.Bot{ID: store.BotID("hash-y"), Name: "dela"}, max); err != nil {
+		t.Fatalf("AddBot of another owner: %v", err)
+	}
+	got, err := b.OwnerBots(ctx, "pana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, g := range got {
+		if !store.IsBotID(g.ID) {
+			t.Errorf("bot id %q is not a bot id", g.ID)
+		}
+		names = append(names, g.Name)
+	}
+	slices.Sort(names)
+	if strings.Join(names, ",") != "robo 0,robo 1,robo 2" {
+		t.Fatalf("OwnerBots = %v", names)
+	}
+	if got, err := b.OwnerBots(ctx, "nobody"); err != nil || len(got) != 0 {
+		t.Fatalf("OwnerBots(nobody) = %v, %v", got, err)
+	}
+	// The bot's identity: found by its token, with its bot id.
+	p := store.Player{ID: store.BotID("tok-hash"), Name: "robo", TokenHash: "tok-hash"}
+	if err := s.SavePlayer(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.PlayerByToken(ctx, "tok-hash"); err != nil || got != p {
+		t.Fatalf("PlayerByToken = %+v, %v; want %+v", got, err, p)
+	}
+	if store.IsBotID(store.PlayerID("tok-hash")) {
+		t.Fatal("a guest's id reads as a bot's")
+	}
+}

@@ -1,0 +1,74 @@
+// The bots online: bot accounts whose programs are connected to the bot API
+// (docs/bots-api.md). The lobby lists them (GET /api/bots, asked again every
+// few seconds while the lobby is shown); one tap starts a game against one
+// (POST /api/bots/{id}/challenge), and the page joins the new room as it
+// joins any of its own.
+import { h, store } from './dom.js';
+import { t } from './i18n.js';
+import { games, gameName, variantShort, seats } from './labels.js';
+
+const POLL_MS = 5000;
+
+export function botsSection({ navigate, ensureNamed, say }) {
+  const list = h('ul', { class: 'bot-list', 'aria-labelledby': 'bots-h' });
+  const count = h('span', { class: 'count muted' });
+  const section = h('section', { class: 'bots', 'aria-labelledby': 'bots-h', hidden: true },
+    h('h2', { id: 'bots-h' }, h('span', { 'data-i18n': 'bots.online' }, t('bots.online')), ' ', count),
+    list);
+  let bots = [];
+  let timer = null;
+  let gone = false;
+
+  // The two-seat variants a bot may be challenged to, one entry a game.
+  const choices = () => games().map((g) => ({ g, v: (g.variants || []).find((v) => seats(g.id, v.id) === 2) })).filter((c) => c.v);
+
+  function render() {
+    section.hidden = bots.length === 0;
+    count.textContent = bots.length ? `(${bots.length})` : '';
+    list.replaceChildren(...bots.map(card));
+  }
+  function card(b) {
+    const cs = choices();
+    const sel = h('select', { name: 'game', 'aria-label': t('bots.gameAria', { name: b.name }) },
+      ...cs.map(({ g, v }) => h('option', { value: `${g.id}/${v.id}` }, `${gameName(g.id)} ${variantShort(g.id, v.id)}`)));
+    const play = h('button', { type: 'button', class: 'primary', dataset: { action: 'challenge' } }, t('bots.play'));
+    play.addEventListener('click', async () => {
+      await ensureNamed();
+      const [game, variant] = sel.value.split('/');
+      play.disabled = true;
+      try {
+        const rep = await fetch(`/api/bots/${encodeURIComponent(b.id)}/challenge`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${store.token}` },
+          body: JSON.stringify({ game, variant, seat: 'random' }),
+        });
+        const j = await rep.json().catch(() => ({}));
+        if (!rep.ok) throw new Error((j.error && j.error.message) || rep.statusText);
+        navigate(`/r/${j.room}`);
+      } catch (e) {
+        say(t('lobby.createFailed', { why: e.message }));
+      } finally { play.disabled = false; }
+    });
+    return h('li', { class: 'bot-card', dataset: { bot: b.id } },
+      h('b', { class: 'bot-name' }, b.name), ' ',
+      h('span', { class: 'badge' }, t('bots.badge')), ' ',
+      h('span', { class: 'muted' }, t('bots.games', { n: b.games || 0 })),
+      h('div', { class: 'bot-actions' }, sel, play));
+  }
+  async function poll() {
+    try {
+      const j = await (await fetch('/api/bots')).json();
+      if (gone) return;
+      const next = Array.isArray(j.bots) ? j.bots : [];
+      // Redraw only when the list changed, so a choice in progress stays.
+      if (JSON.stringify(next.map((b) => [b.id, b.name])) !== JSON.stringify(bots.map((b) => [b.id, b.name]))) { bots = next; render(); }
+    } catch { /* offline: try again */ }
+    if (!gone) timer = setTimeout(poll, POLL_MS);
+  }
+  poll();
+  return {
+    el: section,
+    relabel() { render(); },
+    destroy() { gone = true; clearTimeout(timer); },
+  };
+}
