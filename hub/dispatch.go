@@ -226,6 +226,9 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr := h.roomQuota(c, ""); perr != nil {
 		return perr
 	}
+	if perr := h.playerQuota(c, ""); perr != nil {
+		return perr
+	}
 	_, seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
@@ -289,6 +292,13 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr := h.roomQuota(c, ""); perr != nil {
 		return perr
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	release, perr := h.reserveRoom(ctx, c, "")
+	if perr != nil {
+		return perr
+	}
+	defer release()
 	g, seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
@@ -351,8 +361,6 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if !m.Watch {
 		spec.Join = []rooms.JoinAs{{M: c, As: rooms.RolePlayer}}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	defer cancel()
 	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
 		return protocol.AsError(err)
 	}
@@ -374,8 +382,16 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		if perr := h.roomQuota(c, m.Room); perr != nil {
 			return perr
 		}
+		if m.As == rooms.RolePlayer {
+			if perr := h.playerQuota(c, m.Room); perr != nil {
+				return perr
+			}
+		}
 	case protocol.TypeRoomRematch:
 		if perr := h.roomQuota(c, ""); perr != nil { // the rematch is a room more
+			return perr
+		}
+		if perr := h.playerQuota(c, ""); perr != nil {
 			return perr
 		}
 	case protocol.TypeRoomMove:

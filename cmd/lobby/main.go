@@ -27,6 +27,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -107,6 +108,7 @@ type options struct {
 	botCores                        int
 	memoryLimit                     int64
 	maxConns, maxConnsPerAddr       int
+	maxPlayerRooms                  int
 	trustedProxies                  []netip.Prefix
 	botAPIPerClient                 int
 }
@@ -149,6 +151,7 @@ func main() {
 	flag.StringVar(&o.metricsAddr, "metrics-addr", env("TABULEIRO_METRICS_ADDR", ""), "serve the Prometheus metrics (/metrics) on this address, e.g. :9090, on a listener of its own; empty serves none. Never the public address (env TABULEIRO_METRICS_ADDR)")
 	memLimit := flag.String("memory-limit", env("TABULEIRO_MEMORY_LIMIT", ""), "soft limit on the memory the Go runtime uses, e.g. 350MiB (B, KiB, MiB, GiB, TiB): the garbage collector runs more often as it is neared, it refuses nothing; empty leaves the runtime's own (GOMEMLIMIT, or none) (env TABULEIRO_MEMORY_LIMIT)")
 	flag.IntVar(&o.maxConns, "max-conns", envInt("TABULEIRO_MAX_CONNS", 0), "most connections open at once, WebSockets included; 0 derives it from the open-file limit (ulimit -n) less what the process keeps for itself (env TABULEIRO_MAX_CONNS)")
+	flag.IntVar(&o.maxPlayerRooms, "max-player-rooms", envInt("TABULEIRO_MAX_PLAYER_ROOMS", hub.DefaultMaxPlayerRooms), "most unfinished rooms one player may hold, all the player's connections together (env TABULEIRO_MAX_PLAYER_ROOMS)")
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
 	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
@@ -192,8 +195,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
 		os.Exit(2)
 	}
-	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more, -bot-api-per-client positive")
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more, -bot-api-per-client and -max-player-rooms positive")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -244,6 +247,7 @@ func run(log *zap.Logger, o options) error {
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
+	cfg.Hub.MaxPlayerRooms = o.maxPlayerRooms
 	if o.cluster {
 		b, err := openBroker(st, o.prefix)
 		if err != nil {
