@@ -53,13 +53,18 @@ func (h *Hub) reserveRoom(ctx context.Context, c *conn, room string) (release fu
 
 // playerQuota is reserveRoom for a request whose room is made later (a
 // quick match pairs, a rematch is agreed) or not at all: it checks, and
-// reserves nothing.
+// reserves nothing. For a join (room not empty) a store that cannot be
+// read lets the join through: the room decides, and most joins take no
+// new room; a new room needs the store anyway.
 func (h *Hub) playerQuota(c *conn, room string) *protocol.Error {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	release, perr := h.reserveRoom(ctx, c, room)
 	if perr == nil {
 		release()
+	}
+	if perr != nil && perr.Code == protocol.CodeInternal && room != "" {
+		return nil
 	}
 	return perr
 }

@@ -53,12 +53,16 @@ export function roomView(main, room, { conn, navigate }) {
   const rulesEl = h('details', { class: 'rules-box' });
   const movesHead = h('h2', {}, t('room.moves'));
   const chatHead = h('h2', {}, t('chat.title'));
+  // The players' switch of the spectators' chat, and what a spectator
+  // sees while it is off (rooms/chat.go).
+  const chatSwitch = h('p', { class: 'chat-switch' });
+  let muted = [];
   const back = h('a', { href: '/', 'data-nav': '', class: 'back' }, t('room.back'));
   const boardCol = h('div', { class: 'board-col' },
     h('div', { class: 'room-head' }, back, title), statusEl, explainEl, boardHost, replayBar);
   const side = h('aside', { class: 'side' }, playersEl, specEl, joinPanel, controls, rematchEl, inviteEl, infoEl,
     h('section', { class: 'moves-box' }, movesHead, movesEl, downloads),
-    h('section', { class: 'chat' }, chatHead, chatList, chatForm),
+    h('section', { class: 'chat' }, chatHead, chatList, chatSwitch, chatForm),
     rulesEl);
   main.append(h('div', { class: 'room' }, boardCol, side));
   // On a phone the players sit above the board, where their clocks are seen.
@@ -273,7 +277,7 @@ export function roomView(main, room, { conn, navigate }) {
     boardHost.dataset.status = st.status;
     boardHost.dataset.seq = st.seq;
     boardHost.dataset.shown = i == null ? moves.length : i;
-    renderStatus(); renderPlayers(); renderJoin(); renderControls(); renderRematch(); renderMoves(); renderReplay();
+    renderStatus(); renderPlayers(); renderJoin(); renderControls(); renderRematch(); renderMoves(); renderReplay(); renderChatSwitch();
     specEl.textContent = t('room.watching', { n: st.spectators || 0 });
     downloads.hidden = !(records && typeof records === 'object' && st.status === 'finished');
   }
@@ -572,13 +576,38 @@ export function roomView(main, room, { conn, navigate }) {
   document.addEventListener('keydown', onKey);
 
   // ---------- chat ----------
+  // A line shows its speaker's seat (a player) or marks a spectator, and
+  // offers to mute its speaker in this person's own view.
   function chatItem(m) {
     const at = m.at ? fmtTime(m.at) : '';
-    return h('li', {}, h('time', {}, at), ' ', h('b', { class: 'from' }, typeof m.from === 'object' && m.from ? m.from.name : m.from), ': ', h('span', { class: 'text' }, m.text));
+    const spectator = m.role === 'spectator' || (!m.role && m.seat == null);
+    const tag = spectator
+      ? h('span', { class: 'chat-role spectator' }, t('chat.spectator'))
+      : h('span', { class: 'chat-role seat' }, st && m.seat != null ? seatWord(m.seat) : t('chat.player'));
+    const mine = conn.player && m.by === conn.player.id;
+    const mute = m.by && !mine
+      ? h('button', { type: 'button', class: 'chat-mute', title: t('chat.mute'), 'aria-label': t('chat.mute'),
+        onclick: () => conn.command({ type: 'room.chat.mute', room, player: m.by }) || explain(t('why.offline')) }, '×')
+      : null;
+    return h('li', { class: spectator ? 'spectator' : 'player' }, h('time', {}, at), ' ', tag, ' ',
+      h('b', { class: 'from' }, typeof m.from === 'object' && m.from ? m.from.name : m.from), ': ', h('span', { class: 'text' }, m.text),
+      ...(mute ? [' ', mute] : []));
   }
   function renderChat() {
-    chatList.replaceChildren(...chatLines.map(chatItem));
+    chatList.replaceChildren(...chatLines.filter((l) => !muted.includes(l.by)).map(chatItem));
     chatList.scrollTop = chatList.scrollHeight;
+  }
+  function renderChatSwitch() {
+    chatSwitch.replaceChildren();
+    if (!st || st.watch) return;
+    const on = st.spectatorChat !== false;
+    if (role === 'player') {
+      chatSwitch.append(h('button', {
+        type: 'button', class: 'spectator-chat', 'aria-pressed': on ? 'true' : 'false',
+        onclick: () => conn.command({ type: 'room.chat.spectators', room, on: !on }) || explain(t('why.offline')),
+      }, on ? t('chat.spectatorsOn') : t('chat.spectatorsOff')));
+    } else if (!on) chatSwitch.append(h('span', { class: 'muted' }, t('chat.spectatorsClosed')));
+    chatInput.disabled = role !== 'player' && !on;
   }
 
   // ---------- the feel: sounds, notifications ----------
@@ -637,8 +666,14 @@ export function roomView(main, room, { conn, navigate }) {
     if (m.room !== room) return;
     chatLines.push(m);
     if (chatLines.length > 500) chatLines.shift();
+    if (muted.includes(m.by)) return;
     chatList.append(chatItem(m));
     chatList.scrollTop = chatList.scrollHeight;
+  }));
+  offs.push(conn.on('room.chat.muted', (m) => {
+    if (m.room !== room) return;
+    muted = Array.isArray(m.muted) ? m.muted : [];
+    renderChat();
   }));
   offs.push(conn.on('error', (m) => {
     if (m.room && m.room !== room) return;
@@ -648,7 +683,7 @@ export function roomView(main, room, { conn, navigate }) {
       if (m.code === 'room_full') explain(t('join.full'));
       return;
     }
-    const what = { 'room.move': 'err.move', 'room.claim': 'err.claim', 'room.rematch': 'err.rematch', 'room.resign': 'err.resign', 'room.chat': 'err.chat' }[m.command];
+    const what = { 'room.move': 'err.move', 'room.claim': 'err.claim', 'room.rematch': 'err.rematch', 'room.resign': 'err.resign', 'room.chat': 'err.chat', 'room.chat.mute': 'err.chat', 'room.chat.spectators': 'err.chat' }[m.command];
     if (m.room === room || m.command) explain(what ? t(what, { why: m.message || m.code }) : (m.message || m.code));
   }));
   offs.push(conn.on('up', () => { joined = false; resync = true; }));
