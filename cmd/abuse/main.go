@@ -106,9 +106,12 @@ type client struct {
 	wmu    sync.Mutex
 }
 
+// dialer gives up on an upgrade the server does not answer in 5 s.
+var dialer = websocket.Dialer{HandshakeTimeout: 5 * time.Second}
+
 func dial(base, addr string) (*client, *http.Response, error) {
 	h := http.Header{"X-Forwarded-For": {addr}}
-	c, resp, err := websocket.DefaultDialer.Dial(wsURL(base), h)
+	c, resp, err := dialer.Dial(wsURL(base), h)
 	if err != nil {
 		return nil, resp, err
 	}
@@ -329,6 +332,7 @@ func (p *people) play(rng *rand.Rand, n int, move, bot *timings) error {
 // counters of what the attacker did and how the server answered.
 type counters struct {
 	wsOpen, wsRefused, wsClosed         atomic.Int64
+	wsUnanswered                        atomic.Int64
 	trickleCut, trickleOpen             atomic.Int64
 	hellos, helloFail                   atomic.Int64
 	botOK, bot429, bot503, botOther     atomic.Int64
@@ -368,6 +372,8 @@ func attack(ctx context.Context, o options, room string, cnt *counters) *sync.Wa
 				if err != nil {
 					if resp != nil {
 						cnt.wsRefused.Add(1)
+					} else {
+						cnt.wsUnanswered.Add(1)
 					}
 					break
 				}
@@ -577,6 +583,9 @@ func run(o options) error {
 	// Let the attack build up before the people play again.
 	sleepCtx(actx, 10*time.Second)
 	playErr := p.play(rng, o.moves, &loadMove, &loadBot)
+	// The attack goes on to its end, so that the hello deadline and the
+	// body timeout show in the counters and the memory peaks cover it.
+	<-actx.Done()
 	stop()
 	wg.Wait()
 	<-sampled
@@ -602,8 +611,8 @@ func run(o options) error {
 	row("the bot's reply ("+o.level+", go 9x9)", &idleBot, &loadBot)
 	fmt.Println()
 	fmt.Printf("- people dropped: %d of 2; play under load: %v\n", dropped, errString(playErr))
-	fmt.Printf("- connections: %d opened by the attacker, %d refused at the upgrade, %d closed by the server (no hello)\n",
-		cnt.wsOpen.Load(), cnt.wsRefused.Load(), cnt.wsClosed.Load())
+	fmt.Printf("- connections: %d opened by the attacker, %d refused at the upgrade, %d upgrades unanswered in 5 s, %d closed by the server (no hello)\n",
+		cnt.wsOpen.Load(), cnt.wsRefused.Load(), cnt.wsUnanswered.Load(), cnt.wsClosed.Load())
 	fmt.Printf("- trickled bodies: %d opened, %d cut off by the server\n", cnt.trickleOpen.Load(), cnt.trickleCut.Load())
 	fmt.Printf("- hello flood: %d guests welcomed, %d refused or failed\n", cnt.hellos.Load(), cnt.helloFail.Load())
 	fmt.Printf("- strong bot requests: %d answered, %d 429, %d 503, %d other\n", cnt.botOK.Load(), cnt.bot429.Load(), cnt.bot503.Load(), cnt.botOther.Load())
