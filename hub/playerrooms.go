@@ -22,7 +22,7 @@ const DefaultMaxPlayerRooms = 20
 // room joined, "" for a new one. The caller calls release once the room is
 // created or refused.
 func (h *Hub) reserveRoom(ctx context.Context, c *conn, room string) (release func(), perr *protocol.Error) {
-	max := h.cfg.MaxPlayerRooms
+	limit := h.cfg.MaxPlayerRooms
 	h.mu.Lock()
 	pending := h.creating[c.playerID]
 	h.creating[c.playerID] = pending + 1
@@ -43,7 +43,7 @@ func (h *Hub) reserveRoom(ctx context.Context, c *conn, room string) (release fu
 	if room != "" && slices.Contains(ids, room) {
 		return release, nil // held already: no room more
 	}
-	if n := len(ids) + pending; n >= max {
+	if n := len(ids) + pending; n >= limit {
 		release()
 		return nil, protocol.Errorf(protocol.CodeBadRequest,
 			"you have %d unfinished games, the most a player may have: finish, resign or leave one first", n)
