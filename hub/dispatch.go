@@ -81,7 +81,8 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomResign, protocol.TypeRoomLeave,
 		protocol.TypeRoomChat, protocol.TypeRoomRematch, protocol.TypeRoomClaim, protocol.TypeRoomAbort,
 		protocol.TypeRoomDrawOffer, protocol.TypeRoomDrawAccept, protocol.TypeRoomDrawDecline,
-		protocol.TypeRoomTakebackAsk, protocol.TypeRoomTakebackAccept, protocol.TypeRoomTakebackDecline:
+		protocol.TypeRoomTakebackAsk, protocol.TypeRoomTakebackAccept, protocol.TypeRoomTakebackDecline,
+		protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute, protocol.TypeRoomChatSpectators:
 		perr = h.roomMessage(c, &m)
 	default:
 		perr = protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type)
@@ -98,7 +99,8 @@ func isKnownType(t string) bool {
 		protocol.TypeRoomResign, protocol.TypeRoomLeave, protocol.TypeRoomChat, protocol.TypeRoomRematch,
 		protocol.TypeRoomClaim, protocol.TypeRoomAbort, protocol.TypeRoomDrawOffer, protocol.TypeRoomDrawAccept,
 		protocol.TypeRoomDrawDecline, protocol.TypeRoomTakebackAsk, protocol.TypeRoomTakebackAccept,
-		protocol.TypeRoomTakebackDecline, TypePlayerRename:
+		protocol.TypeRoomTakebackDecline, TypePlayerRename, protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute,
+		protocol.TypeRoomChatSpectators:
 		return true
 	}
 	return false
@@ -226,6 +228,9 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr := h.roomQuota(c, ""); perr != nil {
 		return perr
 	}
+	if perr := h.playerQuota(c, ""); perr != nil {
+		return perr
+	}
 	_, seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
@@ -289,6 +294,13 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr := h.roomQuota(c, ""); perr != nil {
 		return perr
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	release, perr := h.reserveRoom(ctx, c, "")
+	if perr != nil {
+		return perr
+	}
+	defer release()
 	g, seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
@@ -351,8 +363,6 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if !m.Watch {
 		spec.Join = []rooms.JoinAs{{M: c, As: rooms.RolePlayer}}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	defer cancel()
 	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
 		return protocol.AsError(err)
 	}
@@ -374,8 +384,16 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		if perr := h.roomQuota(c, m.Room); perr != nil {
 			return perr
 		}
+		if _, in := c.inRooms(m.Room); m.As == rooms.RolePlayer && !in { // a resync is never refused
+			if perr := h.playerQuota(c, m.Room); perr != nil {
+				return perr
+			}
+		}
 	case protocol.TypeRoomRematch:
 		if perr := h.roomQuota(c, ""); perr != nil { // the rematch is a room more
+			return perr
+		}
+		if perr := h.playerQuota(c, ""); perr != nil {
 			return perr
 		}
 	case protocol.TypeRoomMove:
@@ -385,6 +403,14 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	case protocol.TypeRoomChat:
 		if m.Text == nil {
 			return missing("text")
+		}
+	case protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute:
+		if m.Player == "" {
+			return missing("player")
+		}
+	case protocol.TypeRoomChatSpectators:
+		if m.On == nil {
+			return missing("on")
 		}
 	}
 	// Most messages are for a room that runs here: those need no store,
@@ -464,6 +490,10 @@ func postToRoom(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 		posted = r.Leave(c, m.ID)
 	case protocol.TypeRoomChat:
 		posted = r.Chat(c, *m.Text, m.ID)
+	case protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute:
+		posted = r.MuteChat(c, m.Player, m.Type == protocol.TypeRoomChatMute, m.ID)
+	case protocol.TypeRoomChatSpectators:
+		posted = r.SpectatorChat(c, *m.On, m.ID)
 	case protocol.TypeRoomRematch:
 		posted = r.Rematch(c, m.ID)
 	case protocol.TypeRoomClaim:

@@ -77,6 +77,13 @@ type Config struct {
 	// would keep every one in memory; past it a create, join, quick match
 	// or rematch is refused until the client leaves a room.
 	MaxRooms int
+	// MaxPlayerRooms is how many unfinished rooms one player may hold,
+	// all the player's connections and nodes together (default
+	// DefaultMaxPlayerRooms): past it a create, a quick match, a rematch
+	// or a join as a player of another room is refused until one of them
+	// finishes. Each unfinished room costs memory here and in the store
+	// for as long as the idle-room TTL.
+	MaxPlayerRooms int
 	// Compression negotiates permessage-deflate (no context takeover) with
 	// clients that offer it; a broadcast frame is compressed once for all
 	// its receivers (PreparedMessage).
@@ -138,6 +145,7 @@ type Hub struct {
 	watchers map[*conn]struct{}
 	queues   map[queueKey][]*conn
 	byID     map[uint64]*conn
+	creating map[string]int // rooms being made for each player (reserveRoom)
 
 	// peakHeld is the most bytes any connection's queue has held
 	// (SendQueuePeak).
@@ -199,6 +207,9 @@ func New(cfg Config) *Hub {
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = 100
 	}
+	if cfg.MaxPlayerRooms <= 0 {
+		cfg.MaxPlayerRooms = DefaultMaxPlayerRooms
+	}
 	if cfg.HelloTimeout <= 0 {
 		cfg.HelloTimeout = DefaultHelloTimeout
 	}
@@ -207,7 +218,7 @@ func New(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{}, byID: map[uint64]*conn{},
+		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]int{},
 		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	// Memory per connection: clients send small messages (a move or a hello
 	// is under 200 bytes), so a 256-byte read buffer serves (gorilla's floor

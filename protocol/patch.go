@@ -126,6 +126,9 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	if !equalPtr(cur.Takeback, prev.Takeback) {
 		errs = append(errs, field("takeback", cur.Takeback))
 	}
+	if cur.SpectatorChat != prev.SpectatorChat {
+		errs = append(errs, field("spectatorChat", cur.SpectatorChat))
+	}
 	if cur.Private != prev.Private {
 		errs = append(errs, field("private", cur.Private))
 	}
@@ -209,7 +212,8 @@ func equalResult(a, b *Result) bool {
 var coreKeys = map[string]bool{"type": true, "room": true, "game": true, "variant": true, "seq": true,
 	"status": true, "players": true, "spectators": true, "turn": true, "board": true, "legal": true,
 	"legalBySeat": true, "lastMove": true, "score": true, "clocks": true, "result": true, "abortAt": true,
-	"abortable": true, "drawOffer": true, "takeback": true, "private": true, "watch": true, "rematch": true, "next": true}
+	"abortable": true, "drawOffer": true, "takeback": true, "private": true, "watch": true, "rematch": true, "next": true,
+	"spectatorChat": true}
 
 // rawFields encodes the fields compared as JSON: score, clocks, a board
 // that is not a list of rows, and the extra fields.

@@ -113,8 +113,16 @@ const (
 	TypeRoomResign   = "room.resign"
 	TypeRoomLeave    = "room.leave"
 	TypeRoomChat     = "room.chat"
-	TypeRoomRematch  = "room.rematch"
-	TypeRoomClaim    = "room.claim"
+	// TypeRoomChatMute and TypeRoomChatUnmute (additions) mute and unmute
+	// a person in the sender's own view of a room; TypeRoomChatMuted
+	// answers with the sender's mutes. TypeRoomChatSpectators switches
+	// the spectators' chat on or off (a seated player's wish).
+	TypeRoomChatMute       = "room.chat.mute"
+	TypeRoomChatUnmute     = "room.chat.unmute"
+	TypeRoomChatMuted      = "room.chat.muted"
+	TypeRoomChatSpectators = "room.chat.spectators"
+	TypeRoomRematch        = "room.rematch"
+	TypeRoomClaim          = "room.claim"
 	// The rules of play (additions, docs/protocol.md "Abort, draws and
 	// takebacks"): abort a game before both sides have moved, offer,
 	// accept or decline a draw, ask for, accept or decline a takeback.
@@ -161,6 +169,10 @@ type ClientMessage struct {
 	As       string          `json:"as,omitempty"`
 	Move     string          `json:"move,omitempty"`
 	Text     *string         `json:"text,omitempty"`
+	// Player names the person room.chat.mute and room.chat.unmute are
+	// about; On is room.chat.spectators' switch (additions).
+	Player string `json:"player,omitempty"`
+	On     *bool  `json:"on,omitempty"`
 	// Features are the optional behaviours a client asks for in hello
 	// (an addition): FeaturePatch.
 	Features []string `json:"features,omitempty"`
@@ -310,17 +322,20 @@ type RoomState struct {
 	// a player may abort (room.abort); both are always present, so that a
 	// patch can carry their changes. DrawOffer is the seat whose draw
 	// offer stands, Takeback the standing takeback request (additions).
-	AbortAt   *int64         `json:"abortAt"`
-	Abortable bool           `json:"abortable"`
-	DrawOffer *int           `json:"drawOffer,omitempty"`
-	Takeback  *TakebackAsk   `json:"takeback,omitempty"`
-	Private   bool           `json:"private,omitempty"`
-	Watch     bool           `json:"watch,omitempty"`
-	Rematch   []int          `json:"rematch,omitempty"`
-	Next      string         `json:"next,omitempty"`
-	Moves     []LastMove     `json:"moves,omitzero"` // the history; only in answers to a join
-	Chat      []ChatLine     `json:"chat,omitzero"`  // the last chat lines; only with Moves
-	Extra     map[string]any `json:"-"`
+	AbortAt   *int64       `json:"abortAt"`
+	Abortable bool         `json:"abortable"`
+	DrawOffer *int         `json:"drawOffer,omitempty"`
+	Takeback  *TakebackAsk `json:"takeback,omitempty"`
+	// SpectatorChat is false while the players have switched the
+	// spectators' chat off (an addition; always present).
+	SpectatorChat bool           `json:"spectatorChat"`
+	Private       bool           `json:"private,omitempty"`
+	Watch         bool           `json:"watch,omitempty"`
+	Rematch       []int          `json:"rematch,omitempty"`
+	Next          string         `json:"next,omitempty"`
+	Moves         []LastMove     `json:"moves,omitzero"` // the history; only in answers to a join
+	Chat          []ChatLine     `json:"chat,omitzero"`  // the last chat lines; only with Moves
+	Extra         map[string]any `json:"-"`
 }
 
 // MarshalJSON merges Extra into the object; the core fields win.
@@ -347,12 +362,17 @@ func (s RoomState) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// Chat is a chat line in a room.
+// Chat is a chat line in a room. Role (an addition) is "player" for a
+// line of a player who holds a seat (Seat is that seat) and "spectator"
+// for anyone else's; By (an addition) is the speaker's player id, for
+// room.chat.mute.
 type Chat struct {
 	Type string `json:"type"`
 	Room string `json:"room"`
 	From string `json:"from"`
 	Seat *int   `json:"seat,omitempty"`
+	Role string `json:"role,omitempty"`
+	By   string `json:"by,omitempty"`
 	Text string `json:"text"`
 	At   int64  `json:"at"`
 }
@@ -362,8 +382,19 @@ type Chat struct {
 type ChatLine struct {
 	From string `json:"from"`
 	Seat *int   `json:"seat,omitempty"`
+	Role string `json:"role,omitempty"`
+	By   string `json:"by,omitempty"`
 	Text string `json:"text"`
 	At   int64  `json:"at"`
+}
+
+// ChatMuted answers room.chat.mute and room.chat.unmute: the people the
+// player mutes in the room (an addition).
+type ChatMuted struct {
+	Type  string          `json:"type"`
+	ID    json.RawMessage `json:"id,omitempty"`
+	Room  string          `json:"room"`
+	Muted []string        `json:"muted"`
 }
 
 // ErrorMessage is an error sent to a client.

@@ -53,7 +53,7 @@ func BenchmarkStateFrame(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		frame func() *protocol.Frame
-	}{{"broadcast", r.stateFrame}, {"join", r.fullStateFrame}} {
+	}{{"broadcast", r.stateFrame}, {"join", func() *protocol.Frame { return r.withHistory(r.roomState(), "") }}} {
 		b.Run(bc.name, func(b *testing.B) {
 			var size int
 			done := make(chan struct{})

@@ -75,6 +75,22 @@ func (r *Room) Chat(mem Member, text string, id json.RawMessage) bool {
 	})
 }
 
+// MuteChat mutes (on) or unmutes player in mem's player's own view of the
+// room and answers room.chat.muted.
+func (r *Room) MuteChat(mem Member, player string, on bool, id json.RawMessage) bool {
+	return r.post(func() {
+		if perr := r.muteChat(mem, player, on, id); perr != nil {
+			r.replyErr(mem, id, perr)
+		}
+	})
+}
+
+// SpectatorChat records a seated player's wish that spectators may (on) or
+// may not chat in the room.
+func (r *Room) SpectatorChat(mem Member, on bool, id json.RawMessage) bool {
+	return r.do(mem, id, func(m Member) *protocol.Error { return r.switchSpectatorChat(m, on) })
+}
+
 // Rematch asks for a rematch; when every human seat has asked, a new room
 // starts with the seats swapped.
 func (r *Room) Rematch(mem Member, id json.RawMessage) bool {

@@ -101,6 +101,8 @@ type Config struct {
 	// Cluster, when not nil, runs each room under a lease so that several
 	// nodes share one store (see Cluster); nil is a single node.
 	Cluster *Cluster
+	// Chat bounds every room's chat (zero fields: DefaultChatLimits).
+	Chat ChatLimits
 }
 
 // Manager is the room registry: id -> room, and the public summaries the
@@ -161,6 +163,7 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	cfg.Chat = cfg.Chat.withDefaults()
 	if cfg.Grace <= 0 {
 		cfg.Grace = DefaultGrace
 	}

@@ -129,5 +129,5 @@ func (r *Room) sendState(mem Member) {
 	if mb := r.members[mem.ConnID()]; mb != nil && mb.patch {
 		mb.at = r.seq
 	}
-	r.send(mem, r.fullStateFrame())
+	r.send(mem, r.fullStateFrame(mem))
 }

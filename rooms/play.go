@@ -5,9 +5,7 @@ package rooms
 import (
 	"context"
 	"strings"
-	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
 
@@ -134,28 +132,6 @@ func CleanText(s string) string {
 		return c
 	}, s)
 	return strings.TrimSpace(s)
-}
-
-func (r *Room) chat(mem Member, text string) *protocol.Error {
-	mb, ok := r.members[mem.ConnID()]
-	if !ok {
-		return protocol.Errorf(protocol.CodeNotAPlayer, "join room %s to chat", r.id)
-	}
-	if utf8.RuneCountInString(text) > ChatLimit {
-		return protocol.Errorf(protocol.CodeTooLarge, "a chat line has at most %d characters", ChatLimit)
-	}
-	text = CleanText(text)
-	if text == "" {
-		return protocol.Errorf(protocol.CodeBadRequest, "empty chat line")
-	}
-	msg := protocol.Chat{Type: protocol.TypeRoomChat, Room: r.id, From: mem.PlayerName(), Text: text, At: time.Now().UnixMilli()}
-	if mb.role == RolePlayer {
-		s := mb.seat
-		msg.Seat = &s
-	}
-	r.rec.chat.add(protocol.ChatLine{From: msg.From, Seat: msg.Seat, Text: msg.Text, At: msg.At})
-	r.fanout(protocol.MustEncode(msg), nil)
-	return nil
 }
 
 func (r *Room) askRematch(mem Member) *protocol.Error {

@@ -144,7 +144,9 @@ func TestChatIsBounded(t *testing.T) {
 		{"long lines: 32 KiB", 100, func(i int) string { return fmt.Sprintf("%03d", i) + strings.Repeat("x", 497) }, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, _ := newManager(t, nil, memstore.New(), time.Second)
+			// The rate limits are chat.go's: here, as good as none.
+			m, _ := startManager(t, Config{Store: memstore.New(), Chat: ChatLimits{PlayerLines: 1e9, PlayerBurst: 1e9,
+				PlayerBytes: 1e12, PlayerBytesBurst: 1e12, RoomLines: 1e9, RoomBurst: 1e9, RoomBytes: 1e12, RoomBytesBurst: 1e12}}, 2)
 			r, a, _ := twoPlayers(t, m)
 			for i := range tc.lines {
 				r.Chat(a, tc.text(i), nil)

@@ -24,9 +24,11 @@ type snapshotV1 struct {
 	// ClockMs (beside MoveLog, in a game with a clock: the time each
 	// mover had left after its move) and Offers (the standing draw offer
 	// and takeback request) are kept for the rules of play (rules.go).
-	ClockMs []int64         `json:"clockMs,omitempty"`
-	Offers  *offersSnap     `json:"offers,omitempty"`
-	Engine  json.RawMessage `json:"engine"`
+	ClockMs []int64     `json:"clockMs,omitempty"`
+	Offers  *offersSnap `json:"offers,omitempty"`
+	// ChatState holds the mutes and the spectators' chat switch (chat.go).
+	ChatState *chatSnap       `json:"chatState,omitempty"`
+	Engine    json.RawMessage `json:"engine"`
 }
 
 // offersSnap is Room.offers in a snapshot; absent when it holds nothing.
@@ -144,6 +146,9 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if out, err = r.appendChatFields(out); err != nil {
+		return nil, err
+	}
 	out = append(out, `,"engine":`...)
 	out = append(out, eng...)
 	return append(out, '}'), nil
@@ -220,6 +225,9 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	}
 	r.recordFromSnapshot(s)
 	if r.offers, err = restoredOffers(s.Offers, len(r.seats)); err != nil {
+		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
+	}
+	if err := r.restoreChat(s.ChatState); err != nil {
 		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
 	}
 	return nil

@@ -23,6 +23,9 @@ func FuzzRoomSnapshot(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(`{"v":1,"id":"r","game":"race5","variant":"5","seats":[{},{}],"status":"waiting","clock":null,"engine":{"total":0,"toMove":0,"win":-1}}`))
 	f.Add([]byte(`{"seats":[{}],"clock":{"baseMs":1,"leftMs":[-1]},"moveLog":["5:x"]}`))
+	// The chat's state (chat.go): mutes and the spectators' switch.
+	f.Add([]byte(`{"v":1,"id":"r","game":"race5","variant":"5","seats":[{"playerId":"a"},{"playerId":"b"}],"status":"playing",` +
+		`"chatState":{"mutes":{"a":["c"]},"off":[1,7]},"engine":{"total":0,"toMove":0,"win":-1}}`))
 	m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{})})
 	var gs snapshotV1
 	if err := json.Unmarshal(good, &gs); err != nil {

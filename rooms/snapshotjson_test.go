@@ -151,7 +151,7 @@ func TestHandEncodersWriteEveryField(t *testing.T) {
 // its line in Room.snapshot or Room.fromSnapshot fails here; a field added
 // to snapshotV1 must be added to this test's list, and to Room.snapshot.
 func TestSnapshotRoundTripsEveryField(t *testing.T) {
-	if got, want := codectest.Fields(snapshotV1{}), append(codectest.Fields(snapshotMeta{}), "Setup", "MoveLog", "MoveMs", "Chat", "ClockMs", "Offers", "Engine"); !slices.Equal(got, want) {
+	if got, want := codectest.Fields(snapshotV1{}), append(codectest.Fields(snapshotMeta{}), "Setup", "MoveLog", "MoveMs", "Chat", "ClockMs", "Offers", "ChatState", "Engine"); !slices.Equal(got, want) {
 		t.Fatalf("snapshotV1 has fields %v, Room.snapshot writes %v", got, want)
 	}
 	var want snapshotMeta
@@ -166,11 +166,13 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	m := NewManager(Config{Catalog: engine.NewCatalog(race5Game{})})
 	r := m.newRoom(race5Game{}, &race5{Win: -1})
 	seat := 1
-	chat := []protocol.ChatLine{{From: "ana", Seat: &seat, Text: "olá", At: 5}}
+	chat := []protocol.ChatLine{{From: "ana", Seat: &seat, Role: ChatRolePlayer, By: "p", Text: "olá", At: 5}}
+	chatState := &chatSnap{Mutes: map[string][]string{"a": {"b", "c"}}, Off: []int{1}}
 	draw := 1
 	offers := &offersSnap{Draw: &draw, Takeback: &protocol.TakebackAsk{Seat: 0, Plies: 2}, DrawAt: []int64{-1, 3}, TakebackAt: []int64{2}}
 	if err := r.fromSnapshot(snapshotV1{snapshotMeta: want, Setup: json.RawMessage(`{"x":1}`), MoveLog: []string{"0:1", "1:2"},
-		MoveMs: []int64{10, 20}, Chat: chat, ClockMs: []int64{900, 1800}, Offers: offers}); err != nil {
+		MoveMs: []int64{10, 20}, Chat: chat, ClockMs: []int64{900, 1800}, Offers: offers,
+		ChatState: chatState}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := r.snapshot(want.Updated)
@@ -192,5 +194,8 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	}
 	if !slices.Equal(got.ClockMs, []int64{900, 1800}) || !reflect.DeepEqual(got.Offers, offers) {
 		t.Errorf("rules fields: clock times %v, offers %+v", got.ClockMs, got.Offers)
+	}
+	if !reflect.DeepEqual(got.ChatState, chatState) {
+		t.Errorf("chat state %+v, want %+v", got.ChatState, chatState)
 	}
 }

@@ -47,6 +47,7 @@ func (r *Room) roomState() protocol.RoomState {
 		Status: r.status, Players: players, Spectators: r.spectators(), Board: r.state.Board(),
 		LastMove: r.lastMove, Score: r.state.Score(), Clocks: r.clocksView(r.now()), Result: r.result, Private: r.private,
 		Watch: r.watch, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
+		SpectatorChat: r.spectatorChat(),
 	}
 	if due := r.abortDue(); !due.IsZero() {
 		at := due.UnixMilli()
@@ -83,17 +84,18 @@ func (r *Room) stateFrame() *protocol.Frame {
 
 // fullStateFrame is the room.state with the move history, for one member
 // that joins or resyncs.
-func (r *Room) fullStateFrame() *protocol.Frame {
-	return r.withHistory(r.roomState())
+func (r *Room) fullStateFrame(mem Member) *protocol.Frame {
+	return r.withHistory(r.roomState(), mem.PlayerID())
 }
 
-// withHistory encodes st with the move history and the chat.
-func (r *Room) withHistory(st protocol.RoomState) *protocol.Frame {
+// withHistory encodes st with the move history and the chat as viewer (a
+// player id) reads it (chatFor).
+func (r *Room) withHistory(st protocol.RoomState, viewer string) *protocol.Frame {
 	st.Moves = r.history
 	if st.Moves == nil {
 		st.Moves = []protocol.LastMove{}
 	}
-	st.Chat = r.rec.chat.view()
+	st.Chat = r.chatFor(viewer)
 	return r.encodeState(st)
 }
 
@@ -137,13 +139,31 @@ func (r *Room) broadcastHistory() {
 	if _, _, err := r.patcher.Diff(&st); err != nil {
 		panic(fmt.Sprintf("room.patch: %v", err))
 	}
-	f := r.withHistory(st)
+	// One frame per view of the chat: the players', the spectators', and
+	// one for each person who mutes someone.
+	frames := map[string]*protocol.Frame{}
+	var slow []Member
 	for _, mb := range r.members {
 		if mb.patch {
 			mb.at = st.Seq
 		}
+		viewer := mb.m.PlayerID()
+		key, _ := r.chatRole(viewer)
+		if len(r.chatState.mutes[viewer]) > 0 {
+			key = "mutes:" + viewer
+		}
+		f := frames[key]
+		if f == nil {
+			f = r.withHistory(st, viewer)
+			frames[key] = f
+		}
+		if !mb.m.Send(f) {
+			slow = append(slow, mb.m)
+		}
 	}
-	r.fanout(f, nil)
+	for _, m := range slow {
+		r.drop(m)
+	}
 	r.presenceTold()
 	r.m.setSummary(r)
 }

@@ -27,6 +27,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -107,6 +108,8 @@ type options struct {
 	botCores                        int
 	memoryLimit                     int64
 	maxConns, maxConnsPerAddr       int
+	maxPlayerRooms                  int
+	chatPlayerLines, chatRoomLines  float64
 	trustedProxies                  []netip.Prefix
 	botAPIPerClient                 int
 	botsPerPlayer, botStreams       int
@@ -150,6 +153,9 @@ func main() {
 	flag.StringVar(&o.metricsAddr, "metrics-addr", env("TABULEIRO_METRICS_ADDR", ""), "serve the Prometheus metrics (/metrics) on this address, e.g. :9090, on a listener of its own; empty serves none. Never the public address (env TABULEIRO_METRICS_ADDR)")
 	memLimit := flag.String("memory-limit", env("TABULEIRO_MEMORY_LIMIT", ""), "soft limit on the memory the Go runtime uses, e.g. 350MiB (B, KiB, MiB, GiB, TiB): the garbage collector runs more often as it is neared, it refuses nothing; empty leaves the runtime's own (GOMEMLIMIT, or none) (env TABULEIRO_MEMORY_LIMIT)")
 	flag.IntVar(&o.maxConns, "max-conns", envInt("TABULEIRO_MAX_CONNS", 0), "most connections open at once, WebSockets included; 0 derives it from the open-file limit (ulimit -n) less what the process keeps for itself (env TABULEIRO_MAX_CONNS)")
+	flag.Float64Var(&o.chatPlayerLines, "chat-player-lines", envFloat("TABULEIRO_CHAT_PLAYER_LINES", rooms.DefaultChatLimits.PlayerLines), "chat lines a minute one person may say in one room, all their connections together (bursts and the byte budget scale with it: 5 lines and 4 KiB a minute at 20) (env TABULEIRO_CHAT_PLAYER_LINES)")
+	flag.Float64Var(&o.chatRoomLines, "chat-room-lines", envFloat("TABULEIRO_CHAT_ROOM_LINES", rooms.DefaultChatLimits.RoomLines), "chat lines a minute one room carries from everyone together (bursts and the byte budget scale with it: 20 lines and 32 KiB a minute at 120) (env TABULEIRO_CHAT_ROOM_LINES)")
+	flag.IntVar(&o.maxPlayerRooms, "max-player-rooms", envInt("TABULEIRO_MAX_PLAYER_ROOMS", hub.DefaultMaxPlayerRooms), "most unfinished rooms one player may hold, all the player's connections together (env TABULEIRO_MAX_PLAYER_ROOMS)")
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
 	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
@@ -195,8 +201,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
 		os.Exit(2)
 	}
-	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.botsPerPlayer <= 0 || o.botStreams <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -bots-per-player and -bot-streams positive")
+	if o.chatPlayerLines <= 0 || o.chatRoomLines <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -chat-player-lines and -chat-room-lines must be positive")
+		os.Exit(2)
+	}
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.botStreams <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player and -bot-streams positive")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -248,6 +258,8 @@ func run(log *zap.Logger, o options) error {
 		BotAPI: server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
 		HTTP:   server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
+	cfg.Hub.MaxPlayerRooms = o.maxPlayerRooms
+	cfg.Chat = chatLimits(o.chatPlayerLines, o.chatRoomLines)
 	if o.cluster {
 		b, err := openBroker(st, o.prefix)
 		if err != nil {
@@ -357,4 +369,17 @@ func openStore(ctx context.Context, o options) (store.Store, error) {
 	}
 	return openRedis(ctx, o.redisURL, o.prefix, redisstore.WithRetention(o.retention), redisstore.WithIdleRoomTTL(o.idleRoomTTL),
 		redisstore.WithGuestTTL(o.guestTTL))
+}
+
+// chatLimits scales the default chat limits to player and room lines a
+// minute: the bursts and the byte budgets keep the defaults' proportions.
+func chatLimits(player, room float64) rooms.ChatLimits {
+	d := rooms.DefaultChatLimits
+	if player <= 0 || room <= 0 {
+		return d
+	}
+	ps, rs := player/d.PlayerLines, room/d.RoomLines
+	return rooms.ChatLimits{PlayerLines: player, PlayerBurst: max(1, d.PlayerBurst*ps),
+		PlayerBytes: d.PlayerBytes * ps, PlayerBytesBurst: d.PlayerBytesBurst * ps,
+		RoomLines: room, RoomBurst: max(1, d.RoomBurst*rs), RoomBytes: d.RoomBytes * rs, RoomBytesBurst: d.RoomBytesBurst * rs}
 }

@@ -14,7 +14,7 @@ import (
 // volatile are the room.state fields that are not the game's: who is
 // connected, how many watch, the seq itself, and fields of other issues.
 var volatile = []string{"type", "id", "room", "seq", "players", "spectators", "clocks", "private", "watch", "rematch", "next",
-	"abortAt", "abortable", "drawOffer", "takeback"}
+	"abortAt", "abortable", "drawOffer", "takeback", "spectatorChat"}
 
 // move is one move of a game, as the model knows it.
 type move struct {

@@ -52,6 +52,8 @@ type Config struct {
 	// first move before the game is aborted (default 30 s; see
 	// rooms.Config).
 	AbortAfter time.Duration
+	// Chat bounds every room's chat (zero fields: rooms.DefaultChatLimits).
+	Chat rooms.ChatLimits
 	// Now is the rooms' time source (default time.Now); tests inject one.
 	Now func() time.Time
 	// Root serves "/" (the web client); nil answers 404.
@@ -212,7 +214,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
-		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now,
+		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
 		OnChange: func() {
 			if h != nil {
 				h.LobbyChanged()

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -53,6 +54,9 @@ func Start(t testing.TB, edit ...func(*server.Config)) *Server {
 		Log: zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))}
 	// Tests play far faster than people: the rate limit test sets its own.
 	cfg.Hub.Rate, cfg.Hub.Burst = 5000, 10000
+	// and chat as a barrier: the chat limits' tests set their own.
+	cfg.Chat = rooms.ChatLimits{PlayerLines: 1e9, PlayerBurst: 1e9, PlayerBytes: 1e12, PlayerBytesBurst: 1e12,
+		RoomLines: 1e9, RoomBurst: 1e9, RoomBytes: 1e12, RoomBytesBurst: 1e12}
 	for _, e := range edit {
 		e(&cfg)
 	}

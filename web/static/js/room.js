@@ -34,6 +34,7 @@ export function roomView(main, room, { conn, navigate }) {
   // ---------- the page ----------
   const title = h('h1', { class: 'room-title' }, t('common.loading'));
   const statusEl = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  const abortEl = h('p', { class: 'abort-countdown', hidden: true, 'aria-live': 'polite' });
   const explainEl = h('div', { class: 'explain', role: 'alert', 'aria-live': 'assertive' });
   const boardHost = h('div', { class: 'board-host' });
   const replayBar = h('nav', { class: 'replay-bar', hidden: true, 'aria-label': t('replay.aria') });
@@ -53,12 +54,19 @@ export function roomView(main, room, { conn, navigate }) {
   const rulesEl = h('details', { class: 'rules-box' });
   const movesHead = h('h2', {}, t('room.moves'));
   const chatHead = h('h2', {}, t('chat.title'));
+  // The players' switch of the spectators' chat, and what a spectator
+  // sees while it is off (rooms/chat.go).
+  const chatSwitch = h('p', { class: 'chat-switch' });
+  let muted = [];
   const back = h('a', { href: '/', 'data-nav': '', class: 'back' }, t('room.back'));
   const boardCol = h('div', { class: 'board-col' },
     h('div', { class: 'room-head' }, back, title), statusEl, explainEl, boardHost, replayBar);
+  // Where a lichess player looks for them: beside the board, under the
+  // status line (abort countdown) and with resign (the offers).
+  statusEl.after(abortEl);
   const side = h('aside', { class: 'side' }, playersEl, specEl, joinPanel, controls, rematchEl, inviteEl, infoEl,
     h('section', { class: 'moves-box' }, movesHead, movesEl, downloads),
-    h('section', { class: 'chat' }, chatHead, chatList, chatForm),
+    h('section', { class: 'chat' }, chatHead, chatList, chatSwitch, chatForm),
     rulesEl);
   main.append(h('div', { class: 'room' }, boardCol, side));
   // On a phone the players sit above the board, where their clocks are seen.
@@ -273,7 +281,7 @@ export function roomView(main, room, { conn, navigate }) {
     boardHost.dataset.status = st.status;
     boardHost.dataset.seq = st.seq;
     boardHost.dataset.shown = i == null ? moves.length : i;
-    renderStatus(); renderPlayers(); renderJoin(); renderControls(); renderRematch(); renderMoves(); renderReplay();
+    renderStatus(); renderPlayers(); renderJoin(); renderControls(); renderRematch(); renderMoves(); renderReplay(); renderChatSwitch();
     specEl.textContent = t('room.watching', { n: st.spectators || 0 });
     downloads.hidden = !(records && typeof records === 'object' && st.status === 'finished');
   }
@@ -295,7 +303,8 @@ export function roomView(main, room, { conn, navigate }) {
     // The winner's score first ("higher score, 2,480 to 1,912").
     if (won && scoreOf(r.winner) != null && scoreOf(1 - r.winner) != null) { p.ws = num(scoreOf(r.winner)); p.ls = num(scoreOf(1 - r.winner)); }
     let head;
-    if (n === 1) head = t('result.over');
+    if (r.reason === 'aborted') head = t('result.aborted');
+    else if (n === 1) head = t('result.over');
     else if (!won) head = t('result.draw');
     else if (role === 'player' && r.winner === seat) head = t('result.youWin');
     else head = t('result.wins', { winner: p.winner });
@@ -399,7 +408,8 @@ export function roomView(main, room, { conn, navigate }) {
       const k = Number(el.dataset.seat);
       let ms = st.clocks[k] ?? st.clocks[String(k)];
       if (ms == null) continue;
-      if (st.status === 'playing' && st.turn === k) ms -= performance.now() - clockBase.at;
+      // Before a seat's first move its clock does not run (abortAt stands).
+      if (st.status === 'playing' && st.turn === k && st.abortAt == null) ms -= performance.now() - clockBase.at;
       el.textContent = fmtClock(ms);
       el.classList.toggle('low', ms < LOW_TIME);
       if (role === 'player' && k === seat && st.status === 'playing' && st.turn === k && ms < LOW_TIME && ms > 0 && !lowWarned) {
@@ -416,7 +426,17 @@ export function roomView(main, room, { conn, navigate }) {
     claimEls.wait.hidden = left <= 0;
     if (left > 0) claimEls.wait.textContent = t('claim.wait', { n: left });
   }
-  const clockTimer = setInterval(() => { tickClocks(); tickClaim(); }, 200);
+  // The first-move countdown: the game is aborted at abortAt unless the
+  // seat in turn moves (docs/protocol.md, "Abort, draws and takebacks").
+  function tickAbort() {
+    const at = st && st.status === 'playing' ? st.abortAt : null;
+    abortEl.hidden = at == null;
+    if (at == null) return;
+    const n = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+    const mine = role === 'player' && st.turn === seat;
+    abortEl.textContent = t(mine ? 'abort.yourCountdown' : 'abort.countdown', { n, who: st.turn != null ? who(st.turn) : '' });
+  }
+  const clockTimer = setInterval(() => { tickClocks(); tickClaim(); tickAbort(); }, 200);
 
   function renderControls() {
     controls.replaceChildren();
@@ -435,6 +455,7 @@ export function roomView(main, room, { conn, navigate }) {
           },
         }, resignArmed ? t('room.resignSure') : t('room.resign')));
       }
+      if (seatCount() === 2) renderOffers();
       const opp = (st.players || []).find((p) => p.seat !== seat);
       if (opp && !opp.bot && opp.connected === false) {
         claimEls = {
@@ -446,6 +467,7 @@ export function roomView(main, room, { conn, navigate }) {
         tickClaim();
       }
     }
+    if (player && st.status === 'waiting' && st.abortable && replay == null) controls.append(abortButton());
     if (player && st.status !== 'finished' && st.game !== '2048' && notify.supported()) {
       const on = notify.enabled();
       controls.append(h('button', {
@@ -454,6 +476,44 @@ export function roomView(main, room, { conn, navigate }) {
       }, icon(on ? 'bell' : 'bellOff'), ' ', on ? t('notify.on') : t('notify.off')));
     }
     if (role === 'spectator' && st.status !== 'finished' && joinPanel.hidden) controls.append(h('span', { class: 'muted' }, t('room.youWatch')));
+  }
+
+  // ---------- rules of play: abort, draw offers, takebacks ----------
+  const send = (type) => () => conn.command({ type, room }) || explain(t('why.offline'));
+  function abortButton() {
+    return h('button', { type: 'button', class: 'abort', onclick: send('room.abort') }, t('rules.abort'));
+  }
+  function renderOffers() {
+    if (st.abortable) controls.append(abortButton());
+    const draws = st.game === 'orbito' || st.game === 'morris';
+    const offer = h('div', { class: 'offers', role: 'group', 'aria-label': t('rules.offers') });
+    const mineMoved = moves.some((m) => m.seat === seat);
+    if (draws && !st.abortable) {
+      if (st.drawOffer === seat) {
+        offer.append(h('span', { class: 'offer-note' }, t('rules.drawOffered')),
+          h('button', { type: 'button', class: 'draw-cancel', onclick: send('room.draw.decline') }, t('rules.cancel')));
+      } else if (st.drawOffer != null) {
+        offer.append(h('span', { class: 'offer-note' }, t('rules.drawOfferedBy', { who: who(st.drawOffer) })),
+          h('button', { type: 'button', class: 'draw-accept', onclick: send('room.draw.accept') }, t('rules.accept')),
+          h('button', { type: 'button', class: 'draw-decline', onclick: send('room.draw.decline') }, t('rules.decline')));
+      } else {
+        offer.append(h('button', { type: 'button', class: 'draw-offer', onclick: send('room.draw.offer') }, t('rules.offerDraw')));
+      }
+    }
+    const tb = st.takeback;
+    if (st.turn != null && (tb || mineMoved)) {
+      if (tb && tb.seat === seat) {
+        offer.append(h('span', { class: 'offer-note' }, t('rules.takebackAsked')),
+          h('button', { type: 'button', class: 'takeback-cancel', onclick: send('room.takeback.decline') }, t('rules.cancel')));
+      } else if (tb) {
+        offer.append(h('span', { class: 'offer-note' }, t('rules.takebackAskedBy', { who: who(tb.seat) })),
+          h('button', { type: 'button', class: 'takeback-accept', onclick: send('room.takeback.accept') }, t('rules.accept')),
+          h('button', { type: 'button', class: 'takeback-decline', onclick: send('room.takeback.decline') }, t('rules.decline')));
+      } else {
+        offer.append(h('button', { type: 'button', class: 'takeback-ask', onclick: send('room.takeback.ask') }, t('rules.takeback')));
+      }
+    }
+    if (offer.childNodes.length) controls.append(offer);
   }
 
   function renderRematch() {
@@ -572,13 +632,38 @@ export function roomView(main, room, { conn, navigate }) {
   document.addEventListener('keydown', onKey);
 
   // ---------- chat ----------
+  // A line shows its speaker's seat (a player) or marks a spectator, and
+  // offers to mute its speaker in this person's own view.
   function chatItem(m) {
     const at = m.at ? fmtTime(m.at) : '';
-    return h('li', {}, h('time', {}, at), ' ', h('b', { class: 'from' }, typeof m.from === 'object' && m.from ? m.from.name : m.from), ': ', h('span', { class: 'text' }, m.text));
+    const spectator = m.role === 'spectator' || (!m.role && m.seat == null);
+    const tag = spectator
+      ? h('span', { class: 'chat-role spectator' }, t('chat.spectator'))
+      : h('span', { class: 'chat-role seat' }, st && m.seat != null ? seatWord(m.seat) : t('chat.player'));
+    const mine = conn.player && m.by === conn.player.id;
+    const mute = m.by && !mine
+      ? h('button', { type: 'button', class: 'chat-mute', title: t('chat.mute'), 'aria-label': t('chat.mute'),
+        onclick: () => conn.command({ type: 'room.chat.mute', room, player: m.by }) || explain(t('why.offline')) }, '×')
+      : null;
+    return h('li', { class: spectator ? 'spectator' : 'player' }, h('time', {}, at), ' ', tag, ' ',
+      h('b', { class: 'from' }, typeof m.from === 'object' && m.from ? m.from.name : m.from), ': ', h('span', { class: 'text' }, m.text),
+      ...(mute ? [' ', mute] : []));
   }
   function renderChat() {
-    chatList.replaceChildren(...chatLines.map(chatItem));
+    chatList.replaceChildren(...chatLines.filter((l) => !muted.includes(l.by)).map(chatItem));
     chatList.scrollTop = chatList.scrollHeight;
+  }
+  function renderChatSwitch() {
+    chatSwitch.replaceChildren();
+    if (!st || st.watch) return;
+    const on = st.spectatorChat !== false;
+    if (role === 'player') {
+      chatSwitch.append(h('button', {
+        type: 'button', class: 'spectator-chat', 'aria-pressed': on ? 'true' : 'false',
+        onclick: () => conn.command({ type: 'room.chat.spectators', room, on: !on }) || explain(t('why.offline')),
+      }, on ? t('chat.spectatorsOn') : t('chat.spectatorsOff')));
+    } else if (!on) chatSwitch.append(h('span', { class: 'muted' }, t('chat.spectatorsClosed')));
+    chatInput.disabled = role !== 'player' && !on;
   }
 
   // ---------- the feel: sounds, notifications ----------
@@ -637,8 +722,14 @@ export function roomView(main, room, { conn, navigate }) {
     if (m.room !== room) return;
     chatLines.push(m);
     if (chatLines.length > 500) chatLines.shift();
+    if (muted.includes(m.by)) return;
     chatList.append(chatItem(m));
     chatList.scrollTop = chatList.scrollHeight;
+  }));
+  offs.push(conn.on('room.chat.muted', (m) => {
+    if (m.room !== room) return;
+    muted = Array.isArray(m.muted) ? m.muted : [];
+    renderChat();
   }));
   offs.push(conn.on('error', (m) => {
     if (m.room && m.room !== room) return;
@@ -648,7 +739,7 @@ export function roomView(main, room, { conn, navigate }) {
       if (m.code === 'room_full') explain(t('join.full'));
       return;
     }
-    const what = { 'room.move': 'err.move', 'room.claim': 'err.claim', 'room.rematch': 'err.rematch', 'room.resign': 'err.resign', 'room.chat': 'err.chat' }[m.command];
+    const what = { 'room.move': 'err.move', 'room.claim': 'err.claim', 'room.rematch': 'err.rematch', 'room.resign': 'err.resign', 'room.chat': 'err.chat', 'room.chat.mute': 'err.chat', 'room.chat.spectators': 'err.chat', 'room.abort': 'err.rules', 'room.draw.offer': 'err.rules', 'room.draw.accept': 'err.rules', 'room.draw.decline': 'err.rules', 'room.takeback.ask': 'err.rules', 'room.takeback.accept': 'err.rules', 'room.takeback.decline': 'err.rules' }[m.command];
     if (m.room === room || m.command) explain(what ? t(what, { why: m.message || m.code }) : (m.message || m.code));
   }));
   offs.push(conn.on('up', () => { joined = false; resync = true; }));
