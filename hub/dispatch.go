@@ -144,6 +144,9 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		}
 	}
 	if !found {
+		if h.cfg.NewGuests != nil && !h.cfg.NewGuests.Allow(c.addrKey) {
+			return protocol.Errorf(protocol.CodeRateLimited, "too many new guests from your address: say hello with the token you were given, or try again in a minute")
+		}
 		var hash string
 		token, hash = NewToken()
 		if name == "" {

@@ -102,6 +102,11 @@ type Config struct {
 	// and the logs (default: the peer's address; a netlimit.Resolver
 	// trusts a proxy's header).
 	ClientAddr func(*http.Request) netip.Addr
+	// NewGuests, when not nil, limits how many new guest identities one
+	// client address (the key of ClientAddr) may be given: a hello without
+	// a known token past it is refused (rate_limited) and creates nothing.
+	// Each guest costs the store a player record for the guest TTL.
+	NewGuests *netlimit.Rates
 	// HelloTimeout: a connection that has not said hello this long after
 	// it opened is closed with 1008 (default 10 s). A hello the store
 	// could not answer (internal) meets the deadline: the client says it

@@ -109,6 +109,7 @@ type options struct {
 	memoryLimit                     int64
 	maxConns, maxConnsPerAddr       int
 	maxPlayerRooms                  int
+	guestsPerMinute                 int
 	chatPlayerLines, chatRoomLines  float64
 	trustedProxies                  []netip.Prefix
 	botAPIPerClient                 int
@@ -155,6 +156,7 @@ func main() {
 	flag.IntVar(&o.maxConns, "max-conns", envInt("TABULEIRO_MAX_CONNS", 0), "most connections open at once, WebSockets included; 0 derives it from the open-file limit (ulimit -n) less what the process keeps for itself (env TABULEIRO_MAX_CONNS)")
 	flag.Float64Var(&o.chatPlayerLines, "chat-player-lines", envFloat("TABULEIRO_CHAT_PLAYER_LINES", rooms.DefaultChatLimits.PlayerLines), "chat lines a minute one person may say in one room, all their connections together (bursts and the byte budget scale with it: 5 lines and 4 KiB a minute at 20) (env TABULEIRO_CHAT_PLAYER_LINES)")
 	flag.Float64Var(&o.chatRoomLines, "chat-room-lines", envFloat("TABULEIRO_CHAT_ROOM_LINES", rooms.DefaultChatLimits.RoomLines), "chat lines a minute one room carries from everyone together (bursts and the byte budget scale with it: 20 lines and 32 KiB a minute at 120) (env TABULEIRO_CHAT_ROOM_LINES)")
+	flag.IntVar(&o.guestsPerMinute, "guests-per-minute", envInt("TABULEIRO_GUESTS_PER_MINUTE", defaultGuestsPerMinute), "new guest identities one client address may get a minute (and at once); 0 is no limit (env TABULEIRO_GUESTS_PER_MINUTE)")
 	flag.IntVar(&o.maxPlayerRooms, "max-player-rooms", envInt("TABULEIRO_MAX_PLAYER_ROOMS", hub.DefaultMaxPlayerRooms), "most unfinished rooms one player may hold, all the player's connections together (env TABULEIRO_MAX_PLAYER_ROOMS)")
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
@@ -203,6 +205,10 @@ func main() {
 	}
 	if o.chatPlayerLines <= 0 || o.chatRoomLines <= 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -chat-player-lines and -chat-room-lines must be positive")
+		os.Exit(2)
+	}
+	if o.guestsPerMinute < 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -guests-per-minute must be 0 or more")
 		os.Exit(2)
 	}
 	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.botStreams <= 0 {
@@ -259,6 +265,9 @@ func run(log *zap.Logger, o options) error {
 		HTTP:   server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
 	cfg.Hub.MaxPlayerRooms = o.maxPlayerRooms
+	if o.guestsPerMinute > 0 {
+		cfg.Hub.NewGuests = netlimit.NewRates(time.Minute/time.Duration(o.guestsPerMinute), o.guestsPerMinute, guestRateKeys, nil)
+	}
 	cfg.Chat = chatLimits(o.chatPlayerLines, o.chatRoomLines)
 	if o.cluster {
 		b, err := openBroker(st, o.prefix)
@@ -328,6 +337,14 @@ func run(log *zap.Logger, o options) error {
 // 30 behind one NAT holds about 30 WebSockets and a few kept-alive HTTP
 // connections each.
 const defaultMaxConnsPerAddr = 128
+
+// defaultGuestsPerMinute is -guests-per-minute's default: a classroom of
+// 30 behind one NAT opening the page at once gets its guests; a client
+// that makes guests in a loop gets one a second, not 300 (docs/configuration.md).
+const defaultGuestsPerMinute = 60
+
+// guestRateKeys bounds the addresses the guest limit tracks at once.
+const guestRateKeys = 100_000
 
 // fdReserve is how many open files the process keeps for itself besides
 // the store's connections: listeners, the Redis pub/sub connection, logs,
