@@ -75,6 +75,7 @@ type Store struct {
 	playerRms map[string]*roomSet           // player id -> unfinished room ids
 	leases    map[string]*lease             // room id -> lease and epoch
 	queues    map[string][]store.MatchEntry // quick-match queues (match.go)
+	torneios  map[string]torneioEntry       // tournament id -> last save (torneio.go)
 	nextSweep time.Time
 }
 
