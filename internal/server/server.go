@@ -25,6 +25,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/torneio"
 )
 
 // Config is the server's configuration; zero values take defaults.
@@ -74,6 +75,10 @@ type Config struct {
 	// of one answer (default DefaultMaxPositionsBytes). See records.go.
 	Replays           int
 	MaxPositionsBytes int
+	// TorneioParallel bounds the games of one tournament played at once
+	// (default torneio.DefaultParallel); MaxTorneios the tournaments
+	// running at once (default torneio.DefaultMaxLive).
+	TorneioParallel, MaxTorneios int
 }
 
 // HTTPConfig bounds the HTTP side of the service. Zero values take the
@@ -141,7 +146,10 @@ type Server struct {
 	Pool    *botpool.Pool
 	Rooms   *rooms.Manager
 	Hub     *hub.Hub
-	mux     *http.ServeMux
+	// Torneios runs the tournaments (torneios.go); nil when the store
+	// cannot keep them.
+	Torneios *torneio.Manager
+	mux      *http.ServeMux
 	// resolver names the client of a request; botClients counts each
 	// client's bot requests in flight.
 	resolver   *netlimit.Resolver
@@ -242,6 +250,7 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /api/rooms", s.rooms)
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
 	s.routeRecords(mux)
+	s.startTorneios(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
@@ -306,7 +315,13 @@ func (s *Server) writeDeadline(h http.Handler) http.Handler {
 // the bot pool stops. The HTTP listener is the caller's to close first.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.Hub.Drain()
-	err := s.Rooms.Shutdown(ctx)
+	var err error
+	if s.Torneios != nil {
+		err = s.Torneios.Shutdown(ctx) // first: it creates rooms
+	}
+	if rerr := s.Rooms.Shutdown(ctx); err == nil {
+		err = rerr
+	}
 	if herr := s.Hub.Shutdown(ctx, protocol.CloseRestart, "server restart"); err == nil {
 		err = herr
 	}
