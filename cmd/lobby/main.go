@@ -33,6 +33,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
+	"github.com/tabuleiro/tabuleiro/torneio"
 	"github.com/tabuleiro/tabuleiro/web"
 )
 
@@ -109,6 +110,7 @@ type options struct {
 	maxConns, maxConnsPerAddr       int
 	trustedProxies                  []netip.Prefix
 	botAPIPerClient                 int
+	torneioParallel, maxTorneios    int
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -152,6 +154,8 @@ func main() {
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
 	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
+	flag.IntVar(&o.torneioParallel, "torneio-parallel", envInt("TABULEIRO_TORNEIO_PARALLEL", torneio.DefaultParallel), "games of one tournament played at once (env TABULEIRO_TORNEIO_PARALLEL)")
+	flag.IntVar(&o.maxTorneios, "max-torneios", envInt("TABULEIRO_MAX_TORNEIOS", torneio.DefaultMaxLive), "tournaments running at once; past it POST /api/torneios answers 503 busy (env TABULEIRO_MAX_TORNEIOS)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -192,8 +196,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -rate and -burst must be positive")
 		os.Exit(2)
 	}
-	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more, -bot-api-per-client positive")
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -torneio-parallel and -max-torneios positive")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -242,6 +246,7 @@ func run(log *zap.Logger, o options) error {
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
+		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
 		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
 	if o.cluster {
