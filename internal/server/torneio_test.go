@@ -213,3 +213,70 @@ func TestTorneioQueens(t *testing.T) {
 		t.Errorf("GET /api/torneios = %+v", list)
 	}
 }
+
+// TestTorneioAbsentAndGone: a person who never comes and one who plays a
+// single move and disconnects lose by the ordinary rules (the abort of a
+// game whose first move never came, the clock), and the tournament
+// finishes; gulosa wins all its games and every game has a winner.
+func TestTorneioAbsentAndGone(t *testing.T) {
+	s := testserver.Start(t, func(c *server.Config) { c.AbortAfter = time.Second })
+	absent := s.Hello(t, "Ausente", "")
+	absentID := absent.Player.ID
+	absent.Close()
+	gone := s.Hello(t, "Vai", "")
+	body := `{"game":"queens","entrants":[{"level":"gulosa"},{"player":"` + absentID + `"},{"player":"` + gone.Player.ID +
+		`"}],"partidas":[["tradicional",1]],"clock":{"base":2,"increment":0}}`
+	var created struct{ ID string }
+	if got := postTorneio(t, s, gone.Token, body, &created); got != 201 {
+		t.Fatalf("POST = %d", got)
+	}
+	moved := false
+	var v torneio.View
+	deadline := time.Now().Add(2 * time.Minute)
+	for v.Status != torneio.StatusFinished {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tournament did not finish: %+v", v.Games)
+		}
+		v = torneio.View{}
+		s.GetJSON(t, "/api/torneios/"+created.ID, &v)
+		if moved {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		for _, g := range v.Games {
+			if g.Status == torneio.GamePlaying && v.Entrants[g.Entrants[0]].Player == gone.Player.ID {
+				gone.Send(map[string]any{"type": "room.join", "room": g.Room, "as": "player"})
+				st := gone.State(g.Room, func(m testserver.Msg) bool { return len(m.Legal) > 0 || m.Status == "finished" })
+				if st.Status == "playing" {
+					gone.Send(map[string]any{"type": "room.move", "room": g.Room, "move": st.Legal[0]})
+					gone.State(g.Room, func(m testserver.Msg) bool { return m.LastMove != nil })
+				}
+				gone.Close()
+				moved = true
+				break
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !moved {
+		t.Fatal("the leaving player never got a game to move in")
+	}
+	for _, g := range v.Games {
+		if g.Winner == nil {
+			t.Errorf("game %d (%s) has no winner", g.Index, g.Reason)
+		}
+		if g.Reason != rooms.ReasonAborted && g.Reason != rooms.ReasonTimeout {
+			t.Errorf("game %d ended by %q, want an abort or the clock: a person was missing", g.Index, g.Reason)
+		}
+	}
+	if st := v.Standings[0]; st.Won != 4 || st.Played != 4 || st.Share != 100 {
+		t.Errorf("gulosa: %+v, want 4 wins of 4", st)
+	}
+	won := 0
+	for _, st := range v.Standings {
+		won += st.Won
+	}
+	if won != 6 {
+		t.Errorf("%d wins in 6 games: %+v", won, v.Standings)
+	}
+}
