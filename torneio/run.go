@@ -35,6 +35,9 @@ func (m *Manager) run(l *live, start *View) {
 		}
 	}()
 	dirty := false
+	// made holds the rooms this goroutine has made or found, so that
+	// each is looked for in the store once (bounded by the games).
+	made := map[string]bool{}
 	for {
 		playing := 0
 		for i := range cur.Games {
@@ -79,19 +82,20 @@ func (m *Manager) run(l *live, start *View) {
 				log.Warn("torneio save failed; retrying", zap.Error(err))
 			} else {
 				dirty = false
+				// Make the rooms of the games just saved as starting,
+				// before the view names them.
+				for i := range cur.Games {
+					if g := &cur.Games[i]; g.Status == GamePlaying && !made[g.Room] {
+						m.ensureRoom(ctx, log, cur, g)
+						made[g.Room] = true
+					}
+				}
 				l.mu.Lock()
 				l.view = clone(cur)
 				l.mu.Unlock()
 				if cur.Status == StatusFinished {
 					log.Info("torneio finished")
 					return
-				}
-				// Make the rooms of the games just saved as starting.
-				for i := range cur.Games {
-					g := &cur.Games[i]
-					if g.Status == GamePlaying {
-						m.ensureRoom(ctx, log, cur, g)
-					}
 				}
 			}
 		}
