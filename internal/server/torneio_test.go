@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -78,6 +79,8 @@ type extPlayer struct {
 	last   bool
 	joined map[string]bool
 	seq    map[string]int64
+	acted  map[string]string // room -> the board it last moved on
+	trace  []string
 }
 
 // step handles what the player has received so far (bounded wait).
@@ -88,7 +91,7 @@ func (p *extPlayer) step(t *testing.T) {
 			return
 		}
 		if m.Type == "error" {
-			t.Errorf("%s got an error: %s", p.c.Player.Name, m.Raw)
+			t.Errorf("%s got an error: %s (log %v)", p.c.Player.Name, m.Raw, p.trace)
 			continue
 		}
 		if m.Type != "room.state" || m.Seq <= p.seq[m.Room] {
@@ -98,10 +101,17 @@ func (p *extPlayer) step(t *testing.T) {
 		if m.Status != "playing" || m.Turn == nil || *m.Turn >= len(m.Players) || m.Players[*m.Turn].ID != p.c.Player.ID || len(m.Legal) == 0 {
 			continue
 		}
+		// A state may change for other reasons (a player connects): move
+		// once per position (in queens every move changes the board).
+		if p.acted[m.Room] == string(m.Board) {
+			continue
+		}
+		p.acted[m.Room] = string(m.Board)
 		move := m.Legal[0]
 		if p.last {
 			move = m.Legal[len(m.Legal)-1]
 		}
+		p.trace = append(p.trace, fmt.Sprintf("%s seq %d turn %d move %s", m.Room, m.Seq, *m.Turn, move))
 		p.c.Send(map[string]any{"type": "room.move", "room": m.Room, "move": move})
 	}
 }
@@ -117,7 +127,7 @@ func TestTorneioQueens(t *testing.T) {
 		{c: s.Hello(t, "Bia", ""), last: true},
 	}
 	for _, p := range players {
-		p.joined, p.seq = map[string]bool{}, map[string]int64{}
+		p.joined, p.seq, p.acted = map[string]bool{}, map[string]int64{}, map[string]string{}
 	}
 	body := `{"game":"queens","entrants":[{"level":"apressado"},{"level":"gulosa"},{"player":"` + players[0].c.Player.ID +
 		`"},{"player":"` + players[1].c.Player.ID + `"}],"partidas":[["tradicional",1]]}`
