@@ -24,7 +24,6 @@ import (
 const (
 	StatusRunning  = "running"
 	StatusFinished = "finished"
-	StatusStopped  = "stopped" // the server stopped it (Manager.Shutdown); it resumes
 	GamePending    = "pending"
 	GamePlaying    = "playing"
 	GameFinished   = "finished"
