@@ -150,7 +150,8 @@ var ErrBusy = errors.New("too many tournaments are running; try again later")
 var ErrNoStore = errors.New("torneio: the store does not implement store.Torneios")
 
 // Manager runs tournaments. Its mutex guards only the registry of live
-// tournaments (id -> *live) and is never held while calling out.
+// tournaments (id -> *live) and is never held while calling out. Lock
+// order: Manager.mu, then live.mu; the code never holds both.
 type Manager struct {
 	cfg  Config
 	ts   store.Torneios
@@ -217,9 +218,9 @@ func (m *Manager) Start(ctx context.Context, owner string, spec Spec) (string, e
 	}
 	if err := m.save(ctx, v); err != nil {
 		m.unregister(v.ID)
+		m.wg.Done()
 		return "", err
 	}
-	m.wg.Add(1)
 	go m.run(l, v)
 	m.log.Info("torneio started", zap.String("torneio", v.ID), zap.String("game", v.Game), zap.Int("games", len(v.Games)))
 	return v.ID, nil
@@ -239,6 +240,7 @@ func (m *Manager) register(v *View) (*live, error) {
 	}
 	l := &live{view: v}
 	m.live[v.ID] = l
+	m.wg.Add(1) // under mu, so never after Shutdown's Wait began
 	return l, nil
 }
 
@@ -271,7 +273,6 @@ func (m *Manager) Resume(ctx context.Context) (int, error) {
 		if err != nil {
 			continue
 		}
-		m.wg.Add(1)
 		go m.run(l, &v)
 		n++
 	}
