@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, setLang, waitFor, boardsOnScreen, shoot, PHONE, DESKTOP, LANGS,
+  startServer, launch, person, closeAll, noErrors, setLang, boardsOnScreen, shoot, assertContrast, PHONE, DESKTOP, LANGS,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -90,6 +90,7 @@ test('a tournament: listed in the lobby while it runs, its page shows the standi
         }
         const over = await p.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(over <= 0, `the tournament page overflows ${size.width}px sideways by ${over}px`);
+        await assertContrast(p.page, `the tournament page (${lang}, ${size.width}px)`);
       }
     }
   }
