@@ -34,6 +34,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
+	"github.com/tabuleiro/tabuleiro/torneio"
 	"github.com/tabuleiro/tabuleiro/web"
 )
 
@@ -114,6 +115,7 @@ type options struct {
 	trustedProxies                  []netip.Prefix
 	botAPIPerClient                 int
 	botsPerPlayer, botStreams       int
+	torneioParallel, maxTorneios    int
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -163,6 +165,8 @@ func main() {
 	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
 	flag.IntVar(&o.botsPerPlayer, "bots-per-player", envInt("TABULEIRO_BOTS_PER_PLAYER", server.DefaultMaxBotsPerPlayer), "bot accounts one player may register with POST /api/bots (env TABULEIRO_BOTS_PER_PLAYER)")
 	flag.IntVar(&o.botStreams, "bot-streams", envInt("TABULEIRO_BOT_STREAMS", server.DefaultMaxBotStreams), "bot API streams (event and game streams of every bot) open at once; past it a stream is answered 503 (env TABULEIRO_BOT_STREAMS)")
+	flag.IntVar(&o.torneioParallel, "torneio-parallel", envInt("TABULEIRO_TORNEIO_PARALLEL", torneio.DefaultParallel), "games of one tournament played at once (env TABULEIRO_TORNEIO_PARALLEL)")
+	flag.IntVar(&o.maxTorneios, "max-torneios", envInt("TABULEIRO_MAX_TORNEIOS", torneio.DefaultMaxLive), "tournaments running at once; past it POST /api/torneios answers 503 busy (env TABULEIRO_MAX_TORNEIOS)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -211,8 +215,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -guests-per-minute must be 0 or more")
 		os.Exit(2)
 	}
-	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.botStreams <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player and -bot-streams positive")
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -bot-streams, -torneio-parallel and -max-torneios positive")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -261,8 +265,9 @@ func run(log *zap.Logger, o options) error {
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
-		BotAPI: server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
-		HTTP:   server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
+		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
+		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
+		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
 	cfg.Hub.MaxPlayerRooms = o.maxPlayerRooms
 	if o.guestsPerMinute > 0 {

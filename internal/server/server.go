@@ -25,6 +25,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/torneio"
 )
 
 // Config is the server's configuration; zero values take defaults.
@@ -78,6 +79,10 @@ type Config struct {
 	MaxPositionsBytes int
 	// BotAPI bounds the bot accounts' API (botaccounts.go, botapi.go).
 	BotAPI BotAPIConfig
+	// TorneioParallel bounds the games of one tournament played at once
+	// (default torneio.DefaultParallel); MaxTorneios the tournaments
+	// running at once (default torneio.DefaultMaxLive).
+	TorneioParallel, MaxTorneios int
 }
 
 // HTTPConfig bounds the HTTP side of the service. Zero values take the
@@ -145,7 +150,10 @@ type Server struct {
 	Pool    *botpool.Pool
 	Rooms   *rooms.Manager
 	Hub     *hub.Hub
-	mux     *http.ServeMux
+	// Torneios runs the tournaments (torneios.go); nil when the store
+	// cannot keep them.
+	Torneios *torneio.Manager
+	mux      *http.ServeMux
 	// resolver names the client of a request; botClients counts each
 	// client's bot requests in flight.
 	resolver   *netlimit.Resolver
@@ -252,6 +260,7 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
 	s.routeRecords(mux)
 	s.routeBots(mux)
+	s.startTorneios(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
@@ -321,7 +330,13 @@ func (s *Server) writeDeadline(h http.Handler) http.Handler {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.bots.shutdown()
 	s.Hub.Drain()
-	err := s.Rooms.Shutdown(ctx)
+	var err error
+	if s.Torneios != nil {
+		err = s.Torneios.Shutdown(ctx) // first: it creates rooms
+	}
+	if rerr := s.Rooms.Shutdown(ctx); err == nil {
+		err = rerr
+	}
 	if herr := s.Hub.Shutdown(ctx, protocol.CloseRestart, "server restart"); err == nil {
 		err = herr
 	}

@@ -76,6 +76,7 @@ type Store struct {
 	leases    map[string]*lease             // room id -> lease and epoch
 	queues    map[string][]store.MatchEntry // quick-match queues (match.go)
 	bots      map[string]*botList           // owner id -> bot accounts (bots.go)
+	torneios  map[string]torneioEntry       // tournament id -> last save (torneio.go)
 	nextSweep time.Time
 }
 

@@ -1,5 +1,5 @@
 // Tabuleiro's browser client: the header (name, language, theme, sound),
-// the router (the lobby at /, a room at /r/<room>) and the name dialog.
+// the router (the lobby at /, a room at /r/<room>, a tournament at /t/<id>) and the name dialog.
 // Anyone can look at the lobby and watch at once: the server names guests,
 // and the name is asked for only when a guest first sits down (and then
 // only once; dismissing it plays on as the guest).
@@ -11,6 +11,7 @@ import { prefs, applyTheme, THEMES } from './prefs.js';
 import * as sound from './sound.js';
 import { lobbyView } from './lobby.js';
 import { roomView } from './room.js';
+import { torneioView } from './torneio.js';
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
@@ -71,7 +72,9 @@ function route() {
   const main = $('#main');
   main.replaceChildren();
   const env = { conn, navigate, ensureNamed };
+  const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (m) current = roomView(main, m[1], env);
+  else if (tm) current = torneioView(main, tm[1], env);
   else current = lobbyView(main, env);
 }
 document.addEventListener('click', (e) => {

@@ -10,6 +10,7 @@ import {
 import { tOr } from './i18n.js';
 import * as mini from './mini.js';
 import { botsSection } from './bots.js';
+import { torneiosSection } from './torneio.js';
 
 const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
 // The level a newcomer meets first: the seed's best bot, or ours where the
@@ -38,12 +39,14 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const liveEmpty = h('div', { class: 'live-empty' });
   const liveMore = h('button', { type: 'button', class: 'link live-more', hidden: true });
   const liveCount = h('span', { class: 'count muted' });
+  const torneios = torneiosSection();
   const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
       liveList, liveEmpty, liveMore, botList.el),
+    torneios.el,
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
       status, cards)));
@@ -259,8 +262,9 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   offs.push(conn.on('match.found', (m) => navigate(`/r/${m.room}`)));
   offs.push(conn.on('error', (m) => { if (!m.id && !m.room) { searching = null; say(m.message || m.code); } }));
   return {
-    relabel() { localize(main); renderCards(); renderLive(); showSearching(); botList.relabel(); },
+    relabel() { localize(main); renderCards(); renderLive(); showSearching(); botList.relabel(); torneios.relabel(); },
     destroy() {
+      torneios.destroy();
       offs.forEach((f) => f());
       botList.destroy();
       for (const id of previews.keys()) conn.unfollow(id);

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/torneio"
+)
+
+// MaxTorneioBody bounds the body of POST /api/torneios.
+const MaxTorneioBody = 16 << 10
+
+// startTorneios makes the tournament manager when the store keeps
+// tournaments (both stores do), takes up the unfinished ones and routes the
+// API: POST /api/torneios, GET /api/torneios, GET /api/torneios/{id}.
+func (s *Server) startTorneios(mux *http.ServeMux) {
+	tm, err := torneio.New(torneio.Config{Rooms: s.Rooms, Store: s.cfg.Store, Catalog: s.cfg.Catalog,
+		Log: s.log.Named("torneio"), Parallel: s.cfg.TorneioParallel, MaxLive: s.cfg.MaxTorneios})
+	if err != nil {
+		s.log.Warn("no tournaments", zap.Error(err))
+		return
+	}
+	s.Torneios = tm
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	n, err := tm.Resume(ctx)
+	cancel()
+	if err != nil {
+		s.log.Error("resume tournaments", zap.Error(err))
+	} else if n > 0 {
+		s.log.Info("tournaments resumed", zap.Int("n", n))
+	}
+	mux.HandleFunc("POST /api/torneios", s.createTorneio)
+	mux.HandleFunc("GET /api/torneios", s.listTorneios)
+	mux.HandleFunc("GET /api/torneios/{id}", s.getTorneio)
+}
+
+// bearerPlayer is the player whose token is in the Authorization header.
+func (s *Server) bearerPlayer(r *http.Request) (store.Player, *protocol.Error, int) {
+	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	token = strings.TrimSpace(token)
+	if !ok || token == "" {
+		return store.Player{}, protocol.Errorf(protocol.CodeNotAPlayer, "a player's token is needed: Authorization: Bearer <token>"), http.StatusUnauthorized
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+	defer cancel()
+	p, err := s.cfg.Store.PlayerByToken(ctx, hub.HashToken(token))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return store.Player{}, protocol.Errorf(protocol.CodeNotAPlayer, "unknown token"), http.StatusUnauthorized
+	case err != nil:
+		s.log.Error("player lookup", zap.Error(err))
+		return store.Player{}, protocol.Errorf(protocol.CodeInternal, "could not check the token, try again"), http.StatusServiceUnavailable
+	}
+	return p, nil, 0
+}
+
+func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
+	p, perr, status := s.bearerPlayer(r)
+	if perr != nil {
+		s.httpError(w, status, perr)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxTorneioBody+1))
+	if err != nil {
+		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "could not read the body"))
+		return
+	}
+	if len(body) > MaxTorneioBody {
+		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "the body is over %d bytes", MaxTorneioBody))
+		return
+	}
+	spec, err := torneio.ParseSpec(s.cfg.Catalog, body)
+	if err != nil {
+		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+		return
+	}
+	id, err := s.Torneios.Start(r.Context(), p.ID, spec)
+	switch {
+	case errors.Is(err, torneio.ErrBusy):
+		w.Header().Set("Retry-After", "60")
+		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "%v", err))
+		return
+	case err != nil:
+		s.log.Error("start torneio", zap.Error(err))
+		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not start the torneio, try again"))
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"id": id})
+}
+
+func (s *Server) getTorneio(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if len(id) > 64 {
+		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeBadRequest, "no torneio %q", id[:64]))
+		return
+	}
+	v, err := s.Torneios.Get(r.Context(), id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeBadRequest, "no torneio %q", id))
+		return
+	case err != nil:
+		s.log.Error("get torneio", zap.Error(err))
+		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not read the torneio, try again"))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) listTorneios(w http.ResponseWriter, r *http.Request) {
+	list, err := s.Torneios.List(r.Context())
+	if err != nil {
+		s.log.Warn("list torneios", zap.Error(err))
+	}
+	if list == nil {
+		list = []torneio.Summary{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"torneios": list})
+}

@@ -1,0 +1,209 @@
+package torneio
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/rooms"
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// run is the one goroutine that owns a tournament's state, cur: it starts
+// games (at most Parallel at once), reads each running game's room from the
+// store every Poll until it is over, saves cur after every change and
+// publishes a copy of it. It returns when the tournament is finished and
+// saved, or when the Manager stops.
+func (m *Manager) run(l *live, start *View) {
+	defer m.wg.Done()
+	defer m.unregister(start.ID)
+	cur := clone(start)
+	log := m.log.With(zap.String("torneio", cur.ID))
+	tick := time.NewTicker(m.cfg.Poll)
+	defer tick.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-m.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	dirty := false
+	// made holds the rooms this goroutine has made or found, so that
+	// each is looked for in the store once (bounded by the games).
+	made := map[string]bool{}
+	for {
+		playing := 0
+		for i := range cur.Games {
+			g := &cur.Games[i]
+			if g.Status != GamePlaying {
+				continue
+			}
+			if m.follow(ctx, log, cur, g) {
+				dirty = true
+			}
+			if g.Status == GamePlaying {
+				playing++
+			}
+		}
+		for i := range cur.Games {
+			g := &cur.Games[i]
+			if playing >= m.cfg.Parallel {
+				break
+			}
+			if g.Status != GamePending {
+				continue
+			}
+			// The room's id is saved before the room is made, so that
+			// a restart in between makes the same room (follow), never
+			// a second one.
+			g.Room, g.Status = rooms.NewID(), GamePlaying
+			playing++
+			dirty = true
+		}
+		if cur.Status == StatusRunning && !slices.ContainsFunc(cur.Games, func(g Game) bool { return g.Status != GameFinished }) {
+			cur.Status = StatusFinished
+			now := time.Now().UTC().Truncate(time.Millisecond)
+			cur.Finished = &now
+			dirty = true
+		}
+		if dirty {
+			cur.Standings = Standings(cur.Entrants, cur.Games)
+			if err := m.save(ctx, cur); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				log.Warn("torneio save failed; retrying", zap.Error(err))
+			} else {
+				dirty = false
+				// Make the rooms of the games just saved as starting,
+				// before the view names them.
+				for i := range cur.Games {
+					if g := &cur.Games[i]; g.Status == GamePlaying && !made[g.Room] {
+						m.ensureRoom(ctx, log, cur, g)
+						made[g.Room] = true
+					}
+				}
+				l.mu.Lock()
+				l.view = clone(cur)
+				l.mu.Unlock()
+				if cur.Status == StatusFinished {
+					log.Info("torneio finished")
+					return
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// ensureRoom creates g's room when it is not in the store yet.
+func (m *Manager) ensureRoom(ctx context.Context, log *zap.Logger, v *View, g *Game) {
+	if _, err := m.cfg.Store.LoadRoom(ctx, g.Room); !errors.Is(err, store.ErrNotFound) {
+		return
+	}
+	m.create(ctx, log, v, g)
+}
+
+func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game) {
+	spec := rooms.Spec{ID: g.Room, Game: v.Game, Variant: g.Variant, Clock: v.Clock}
+	watch := true
+	for _, ei := range g.Entrants {
+		e := v.Entrants[ei]
+		if e.Level != "" {
+			spec.Seats = append(spec.Seats, rooms.Seat{Bot: e.Level, Name: e.Level})
+			continue
+		}
+		watch = false
+		spec.Seats = append(spec.Seats, rooms.Seat{PlayerID: e.PlayerID(), Name: e.PlayerID()})
+	}
+	if watch {
+		spec.Watch, spec.Clock = true, nil // the room refuses clocks where only bots play
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := m.cfg.Rooms.Create(cctx, spec); err != nil {
+		log.Warn("torneio game room", zap.String("room", g.Room), zap.Error(err))
+	}
+}
+
+// follow reads g's room; when its game is over it records the result and
+// returns true. A game aborted because a seat never made its first move,
+// or aborted by a seat, is lost by that seat: in a tournament every game
+// counts.
+func (m *Manager) follow(ctx context.Context, log *zap.Logger, v *View, g *Game) bool {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	saved, err := m.cfg.Store.LoadRoom(cctx, g.Room)
+	if errors.Is(err, store.ErrNotFound) {
+		m.create(ctx, log, v, g)
+		return false
+	}
+	if err != nil {
+		return false
+	}
+	rec, err := rooms.RecordOf(saved.Snapshot)
+	if err != nil {
+		log.Warn("torneio game record", zap.String("room", g.Room), zap.Error(err))
+		return false
+	}
+	if rec.Status != rooms.StatusFinished || rec.Result == nil {
+		// After a restart nobody may have asked for the room yet: bring
+		// it back, so that its bots move and its clocks run.
+		_, _ = m.cfg.Rooms.Get(cctx, g.Room)
+		return false
+	}
+	g.Status, g.Reason = GameFinished, rec.Result.Reason
+	if w := rec.Result.Winner; w >= 0 {
+		g.Winner = &w
+	} else if rec.Result.Reason == rooms.ReasonAborted {
+		if seat, ok := m.abortedBy(cctx, g.Room); ok {
+			w := 1 - seat
+			g.Winner = &w
+		}
+	}
+	return true
+}
+
+// abortedBy reads the seat of the room's abort from its log.
+func (m *Manager) abortedBy(ctx context.Context, room string) (int, bool) {
+	entries, err := m.cfg.Store.RoomLog(ctx, room)
+	if err != nil {
+		return 0, false
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		var e struct {
+			Kind string `json:"kind"`
+			Seat *int   `json:"seat"`
+		}
+		if json.Unmarshal(entries[i], &e) == nil && e.Kind == "abort" && e.Seat != nil && (*e.Seat == 0 || *e.Seat == 1) {
+			return *e.Seat, true
+		}
+	}
+	return 0, false
+}
+
+func clone(v *View) *View {
+	c := *v
+	c.Entrants = slices.Clone(v.Entrants)
+	c.Partidas = slices.Clone(v.Partidas)
+	c.Standings = slices.Clone(v.Standings)
+	c.Games = slices.Clone(v.Games)
+	for i, g := range c.Games {
+		if g.Winner != nil {
+			w := *g.Winner
+			c.Games[i].Winner = &w
+		}
+	}
+	return &c
+}
