@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,20 +116,38 @@ func (p *extPlayer) step(t *testing.T) {
 }
 
 // TestTorneioQueens is the issue's CI tournament: queens tradicional between
-// apressado, gulosa and two outside players over the WebSocket protocol, to
-// the end; every pair played both seats, and the standings the API shows are
-// what the rooms' results say.
+// apressado, gulosa, the Python example bot (clients/python, a bot account
+// over the HTTP bot API, run by the machine's python3) and an outside player
+// over the WebSocket protocol, to the end; every pair played both seats, and
+// the standings the API shows are what the rooms' results say.
 func TestTorneioQueens(t *testing.T) {
-	s := testserver.Start(t)
-	players := []*extPlayer{
-		{c: s.Hello(t, "Ana", "")},
-		{c: s.Hello(t, "Bia", ""), last: true},
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed for the Python bot in the tournament: %v", err)
 	}
+	s := testserver.Start(t)
+	players := []*extPlayer{{c: s.Hello(t, "Ana", ""), last: true}}
 	for _, p := range players {
 		p.joined, p.seq, p.acted = map[string]bool{}, map[string]int64{}, map[string]string{}
 	}
-	body := `{"game":"queens","entrants":[{"level":"apressado"},{"level":"gulosa"},{"player":"` + players[0].c.Player.ID +
-		`"},{"player":"` + players[1].c.Player.ID + `"}],"partidas":[["tradicional",1]]}`
+	botID, botToken := s.RegisterBot(t, players[0].c.Token, "exemplo")
+	var out lockedBuffer
+	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
+		"--servidor", s.URL, "--token", botToken)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+	waitBotOnline(t, s, botID, out.String)
+	body := `{"game":"queens","entrants":[{"level":"apressado"},{"level":"gulosa"},{"bot":"` + botID +
+		`"},{"player":"` + players[0].c.Player.ID + `"}],"partidas":[["tradicional",1]]}`
 	var created struct{ ID string }
 	if got := postTorneio(t, s, players[0].c.Token, body, &created); got != 201 || created.ID == "" {
 		t.Fatalf("POST /api/torneios = %d %+v", got, created)
@@ -135,7 +156,7 @@ func TestTorneioQueens(t *testing.T) {
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
 		if time.Now().After(deadline) {
-			t.Fatalf("the tournament did not finish: %+v", v.Standings)
+			t.Fatalf("the tournament did not finish: %+v; the Python bot's output:\n%s", v.Standings, out.String())
 		}
 		v = torneio.View{}
 		if got := s.GetJSON(t, "/api/torneios/"+created.ID, &v); got != 200 {
@@ -180,7 +201,7 @@ func TestTorneioQueens(t *testing.T) {
 			t.Fatalf("room %s: %v %+v", g.Room, err, rec)
 		}
 		if rec.Result.Reason == rooms.ReasonAborted || rec.Result.Reason == "timeout" {
-			t.Errorf("room %s ended by %s: the outside players did not play", g.Room, rec.Result.Reason)
+			t.Errorf("room %s ended by %s: the outside players did not play; the Python bot's output:\n%s", g.Room, rec.Result.Reason, out.String())
 		}
 		a, b := &want[g.Entrants[0]], &want[g.Entrants[1]]
 		a.Played++
