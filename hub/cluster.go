@@ -45,7 +45,23 @@ type Cluster struct {
 	// AckTimeout bounds the wait for the owner to take a command (default
 	// 2 s).
 	AckTimeout time.Duration
+	// Liveness, when not nil, holds this node's liveness key, renewed every
+	// LiveEvery for LiveTTL by one goroutine (beat). When the key of a
+	// room's owner is gone, this node frees the room's lease at once
+	// instead of waiting up to TTL for it to run out (takeOver); the lease
+	// epoch still fences the owner's saves, should it only have been slow.
+	Liveness broker.Liveness
+	// LiveTTL is the liveness key's lifetime (default DefaultLiveTTL).
+	LiveTTL time.Duration
+	// LiveEvery is how often the key is renewed, and how often the owners
+	// of the rooms this node has members in are checked (default
+	// LiveTTL/4).
+	LiveEvery time.Duration
 }
+
+// DefaultLiveTTL is the lifetime of a node's liveness key: a SIGKILLed
+// node's rooms move after at most this (plus a check's period).
+const DefaultLiveTTL = 2 * time.Second
 
 // wire is one message between nodes.
 type wire struct {
@@ -103,6 +119,8 @@ type cluster struct {
 	sub, nodes *broker.Subscription
 	matcher    store.Matcher // nil: quick match stays local
 
+	// mu guards the maps below; a conn's mu may be taken while holding it
+	// (member), never the other way round.
 	mu      sync.Mutex
 	pending map[uint64]chan string
 	links   map[linkKey]*link
@@ -111,6 +129,9 @@ type cluster struct {
 	started time.Time
 	// lobbies: the public rooms each other node last said it serves.
 	lobbies map[string][]protocol.RoomSummary
+	// live caches the liveness of rooms' owners for LiveEvery (at most
+	// one check per owner per period); sweep drops old entries.
+	live map[string]liveCheck
 
 	dirtyMu sync.Mutex
 	dirty   []*link
@@ -127,6 +148,12 @@ type remoteRoom struct {
 	link    uint64
 	seq     uint64
 	members map[*conn]string // role asked for
+}
+
+// liveCheck is the last answer about one node's liveness key.
+type liveCheck struct {
+	alive bool
+	at    time.Time
 }
 
 func nodeChannel(node string) string { return "node:" + node }
@@ -146,10 +173,23 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 	if cfg.AckTimeout <= 0 {
 		cfg.AckTimeout = 2 * time.Second
 	}
+	if cfg.LiveTTL <= 0 {
+		cfg.LiveTTL = DefaultLiveTTL
+	}
+	if cfg.LiveEvery <= 0 {
+		cfg.LiveEvery = cfg.LiveTTL / 4
+	}
 	cl := &cluster{h: h, cfg: *cfg, log: h.log.With(zap.String("node", cfg.Node)),
 		pending: map[uint64]chan string{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
-		seen: map[string]time.Time{}, started: now(), lobbies: map[string][]protocol.RoomSummary{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
+		seen: map[string]time.Time{}, started: now(), lobbies: map[string][]protocol.RoomSummary{}, live: map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	cl.matcher, _ = h.cfg.Store.(store.Matcher)
+	if cfg.Liveness != nil {
+		// Alive before serving: another node must not take this node's
+		// first rooms for a dead node's.
+		if err := cfg.Liveness.Beat(ctx, cfg.Node, broker.KindCluster, cfg.LiveTTL); err != nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
+	}
 	var err error
 	if cl.sub, err = cfg.Broker.Subscribe(ctx, nodeChannel(cfg.Node)); err != nil {
 		return fmt.Errorf("cluster: %w", err)
@@ -162,6 +202,10 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 	h.cl = cl
 	h.mu.Unlock()
 	cl.wg.Add(5)
+	if cfg.Liveness != nil {
+		cl.wg.Add(1)
+		go cl.beat()
+	}
 	go cl.receive()
 	go cl.heard()
 	go cl.heartbeat()
@@ -175,6 +219,90 @@ func (cl *cluster) stop() {
 	cl.sub.Close()
 	cl.nodes.Close()
 	cl.wg.Wait()
+	if lv := cl.cfg.Liveness; lv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.AckTimeout)
+		defer cancel()
+		if err := lv.Forget(ctx, cl.cfg.Node); err != nil {
+			cl.log.Warn("forget liveness", zap.Error(err))
+		}
+	}
+}
+
+// beat renews this node's liveness key every LiveEvery until stop. A
+// renewal that fails is only logged: if the key runs out, other nodes take
+// this node's rooms and its saves are fenced from then on.
+func (cl *cluster) beat() {
+	defer cl.wg.Done()
+	t := time.NewTicker(cl.cfg.LiveEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-cl.quit:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.LiveEvery)
+		err := cl.cfg.Liveness.Beat(ctx, cl.cfg.Node, broker.KindCluster, cl.cfg.LiveTTL)
+		cancel()
+		if err != nil {
+			cl.log.Warn("renew liveness", zap.Error(err))
+		}
+	}
+}
+
+// keyAlive reports whether node's liveness key is there, from a check at most
+// LiveEvery old unless fresh. Without Liveness, or when the check fails,
+// every node is taken for alive (its rooms wait for their leases).
+func (cl *cluster) keyAlive(node string, fresh bool) bool {
+	lv := cl.cfg.Liveness
+	if lv == nil || node == cl.cfg.Node {
+		return true
+	}
+	t := now()
+	cl.mu.Lock()
+	c, ok := cl.live[node]
+	cl.mu.Unlock()
+	if ok && !fresh && t.Sub(c.at) < cl.cfg.LiveEvery {
+		return c.alive
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.LiveEvery)
+	alive, err := lv.Alive(ctx, node)
+	cancel()
+	if err != nil {
+		cl.log.Warn("liveness check", zap.String("of", node), zap.Error(err))
+		return true
+	}
+	cl.mu.Lock()
+	cl.live[node] = liveCheck{alive: alive, at: t}
+	cl.mu.Unlock()
+	return alive
+}
+
+// takeOver frees room's lease when owner holds it and owner's liveness key
+// is gone, so that the next Lookup takes the room over on this node at
+// once. The release is a compare-and-delete at the owner's epoch: if the
+// room moved meanwhile, nothing changes. It reports whether the dead
+// owner no longer holds the room (freed here, or moved already).
+func (cl *cluster) takeOver(room, owner string, fresh bool) bool {
+	if owner == "" || owner == cl.cfg.Node || cl.keyAlive(owner, fresh) {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.AckTimeout)
+	defer cancel()
+	holder, epoch, err := cl.cfg.Leases.LeaseHolder(ctx, room)
+	if err != nil {
+		return errors.Is(err, store.ErrNotFound) // already free
+	}
+	if holder != owner {
+		return true // taken over already
+	}
+	if err := cl.cfg.Leases.ReleaseLease(ctx, room, owner, epoch); err != nil {
+		cl.log.Info("lease of a dead node's room moved meanwhile", zap.String("room", room), zap.Error(err))
+		return false
+	}
+	cl.log.Warn("node's liveness key gone: its room's lease freed", zap.String("room", room),
+		zap.String("dead", owner), zap.Int64("epoch", epoch))
+	return true
 }
 
 func (cl *cluster) publish(node string, w *wire) {
@@ -288,6 +416,11 @@ func (cl *cluster) sweep() {
 			delete(cl.lobbies, node)
 		}
 	}
+	for node, c := range cl.live {
+		if now.Sub(c.at) > cl.cfg.TTL {
+			delete(cl.live, node)
+		}
+	}
 	for k, l := range cl.links {
 		select {
 		case <-l.room.Done():
@@ -312,11 +445,18 @@ func (cl *cluster) sweep() {
 // watch checks the lease of every room served elsewhere in which this node
 // has connections: when its holder changed (takeover, or a lease run out
 // with nobody to take it) the connections join again, which routes them to
-// the new owner or takes the room over here.
+// the new owner or takes the room over here. With Liveness it also checks
+// the owners' liveness keys every LiveEvery: a dead owner's room is taken
+// over at once (takeOver), without waiting for its lease to run out.
 func (cl *cluster) watch() {
 	defer cl.wg.Done()
-	t := time.NewTicker(cl.cfg.TTL / 3)
+	every := cl.cfg.TTL / 3
+	if cl.cfg.Liveness != nil {
+		every = min(every, cl.cfg.LiveEvery)
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
+	var leasesAt time.Time
 	for {
 		select {
 		case <-cl.quit:
@@ -332,7 +472,18 @@ func (cl *cluster) watch() {
 			cs = append(cs, check{id, rr.owner})
 		}
 		cl.mu.Unlock()
+		leases := now().Sub(leasesAt) >= cl.cfg.TTL/3
+		if leases {
+			leasesAt = now()
+		}
 		for _, c := range cs {
+			if cl.takeOver(c.room, c.owner, false) {
+				cl.rejoinAll(c.room)
+				continue
+			}
+			if !leases {
+				continue
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.AckTimeout)
 			holder, _, err := cl.cfg.Leases.LeaseHolder(ctx, c.room)
 			cancel()

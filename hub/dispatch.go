@@ -406,6 +406,9 @@ func (h *Hub) route(ctx context.Context, c *conn, m *protocol.ClientMessage) *pr
 		case errors.Is(err, rooms.ErrUnknownRoom):
 			return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
 		case errors.As(err, &elsewhere) && h.cl != nil:
+			if h.cl.takeOver(m.Room, elsewhere.Node, attempt > 0) {
+				continue // its node is dead: the next Lookup takes it here
+			}
 			switch h.cl.forward(ctx, elsewhere.Node, c, m, true) {
 			case ackOK:
 				return nil
