@@ -137,8 +137,9 @@ type cluster struct {
 	dirty   []*link
 	wake    chan struct{}
 
-	quit chan struct{}
-	wg   sync.WaitGroup
+	quit     chan struct{}
+	stopOnce sync.Once
+	wg       sync.WaitGroup
 }
 
 // remoteRoom is what a node knows of a room served elsewhere in which it has
@@ -200,6 +201,7 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 	}
 	h.mu.Lock()
 	h.cl = cl
+	h.router = clusterRouter{cl}
 	h.mu.Unlock()
 	cl.wg.Add(5)
 	if cfg.Liveness != nil {
@@ -215,6 +217,10 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 }
 
 func (cl *cluster) stop() {
+	cl.stopOnce.Do(cl.stopNow)
+}
+
+func (cl *cluster) stopNow() {
 	close(cl.quit)
 	cl.sub.Close()
 	cl.nodes.Close()
@@ -521,7 +527,7 @@ func (h *Hub) rejoin(c *conn, room, as string) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	m := &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: room, As: as}
-	if perr := h.route(ctx, c, m); perr != nil {
+	if perr := h.router.Route(ctx, c, m); perr != nil {
 		h.log.Info("join again failed", zap.String("room", room), zap.Uint64("conn", c.id), zap.String("error", perr.Msg))
 		// The room could not be reached: keep it known, so that the
 		// watch tries again.
@@ -615,8 +621,12 @@ func (cl *cluster) frames(w *wire) {
 
 // forward sends c's message for room to owner and waits until the room took
 // it: ackOK, ackGone (not served there), or "" (no answer in time).
-func (cl *cluster) forward(ctx context.Context, owner string, c *conn, m *protocol.ClientMessage, wait bool) string {
-	w := &wire{K: "cmd", Room: m.Room, Conn: c.id, Player: c.playerID, Name: c.PlayerName(), Patch: c.patch, Msg: m}
+func (cl *cluster) forward(ctx context.Context, owner string, c rooms.Member, m *protocol.ClientMessage, wait bool) string {
+	patch := false
+	if p, ok := c.(interface{ WantsPatch() bool }); ok {
+		patch = p.WantsPatch()
+	}
+	w := &wire{K: "cmd", Room: m.Room, Conn: c.ConnID(), Player: c.PlayerID(), Name: c.PlayerName(), Patch: patch, Msg: m}
 	if !wait {
 		cl.publish(owner, w)
 		return ackOK
@@ -908,4 +918,53 @@ func (cl *cluster) remoteSummaries() []protocol.RoomSummary {
 		out = append(out, rs...)
 	}
 	return out
+}
+
+// clusterRouter is the Router of a node among several: a room served here
+// is reached as on a single node; a room another node serves is reached
+// through the broker (forward), or taken over here when its node is dead
+// (takeOver).
+type clusterRouter struct{ cl *cluster }
+
+// Route implements Router.
+func (r clusterRouter) Route(ctx context.Context, c rooms.Member, m *protocol.ClientMessage) *protocol.Error {
+	return reach(ctx, r.cl.h.cfg.Rooms, r.cl.h.log, c, m, r.cl.elsewhere)
+}
+
+// elsewhere is the cluster's elsewhereFunc.
+func (cl *cluster) elsewhere(ctx context.Context, owner string, c rooms.Member, m *protocol.ClientMessage, attempt int) delivery {
+	if cl.takeOver(m.Room, owner, attempt > 0) {
+		return lookAgain // its node is dead: the next Lookup takes it here
+	}
+	switch cl.forward(ctx, owner, c, m, true) {
+	case ackOK:
+		return delivered
+	case ackGone:
+		return lookAgain // it stopped there as the message came
+	default:
+		// The node may be dead: the next attempt checks its liveness key
+		// afresh, and once the key or the lease has run out, Lookup takes
+		// the room over here.
+		cl.log.Info("no answer from a room's node", zap.String("room", m.Room), zap.String("owner", owner))
+		return noAnswer
+	}
+}
+
+// Gone implements Router: it tells the node serving room that c closed.
+func (r clusterRouter) Gone(m rooms.Member, room string) {
+	cl := r.cl
+	c, _ := m.(*conn)
+	cl.mu.Lock()
+	owner := ""
+	if rr := cl.remote[room]; rr != nil {
+		owner = rr.owner
+		delete(rr.members, c)
+		if len(rr.members) == 0 {
+			delete(cl.remote, room)
+		}
+	}
+	cl.mu.Unlock()
+	if owner != "" && owner != cl.cfg.Node {
+		cl.forward(context.Background(), owner, m, &protocol.ClientMessage{Type: typeGone, Room: room}, false)
+	}
 }

@@ -74,34 +74,14 @@ func killOnce(t *testing.T, bin, redisAddr, prefix string) (seated, rejoined tim
 			n.kill()
 		}
 	}()
-	a := &person{name: "ana", node: 0}
-	b := &person{name: "bia", node: 1}
-	for _, p := range []*person{a, b} {
-		if err := p.connect(cl, ""); err != nil {
-			t.Fatal(err)
-		}
-		defer p.c.close()
-	}
-	if err := a.c.send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human", "seat": 0}); err != nil {
-		t.Fatal(err)
-	}
-	j, err := a.c.wait(10*time.Second, func(m *msg) bool { return m.Type == "room.joined" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	room := j.Room
-	if err := b.join(room); err != nil {
-		t.Fatal(err)
-	}
-	st, err := a.c.wait(10*time.Second, func(m *msg) bool { return m.Type == "room.state" && m.Status == "playing" })
-	if err != nil || st.Turn == nil || *st.Turn != 0 || len(st.Legal) == 0 {
-		t.Fatalf("start: %v %v", err, st)
-	}
+	a, b, room, st := orbitoGame(t, cl)
+	defer a.c.close()
+	defer b.c.close()
 	move := st.Legal[0]
 	if err := a.c.send(map[string]any{"type": "room.move", "room": room, "move": move}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.c.wait(10*time.Second, func(m *msg) bool {
+	_, err := b.c.wait(10*time.Second, func(m *msg) bool {
 		return m.Type == "room.state" && m.Room == room && m.LastMove != nil && m.LastMove.Move == move
 	})
 	if err != nil {
@@ -140,4 +120,33 @@ func killOnce(t *testing.T, bin, redisAddr, prefix string) (seated, rejoined tim
 	}
 	t.Logf("room %s: ana seated again after %v, bia joined again after %v", room, seated, rejoined)
 	return seated, rejoined
+}
+
+// orbitoGame seats ana (on node 0) and bia (on node 1) in a new orbito
+// room of ana's and returns the room's first state, ana to move.
+func orbitoGame(t *testing.T, cl *cluster) (a, b *person, room string, st *msg) {
+	t.Helper()
+	a = &person{name: "ana", node: 0}
+	b = &person{name: "bia", node: 1}
+	for _, p := range []*person{a, b} {
+		if err := p.connect(cl, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.c.send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human", "seat": 0}); err != nil {
+		t.Fatal(err)
+	}
+	j, err := a.c.wait(10*time.Second, func(m *msg) bool { return m.Type == "room.joined" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	room = j.Room
+	if err := b.join(room); err != nil {
+		t.Fatal(err)
+	}
+	st, err = a.c.wait(10*time.Second, func(m *msg) bool { return m.Type == "room.state" && m.Status == "playing" })
+	if err != nil || st.Turn == nil || *st.Turn != 0 || len(st.Legal) < 2 {
+		t.Fatalf("start: %v %v", err, st)
+	}
+	return a, b, room, st
 }
