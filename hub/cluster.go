@@ -63,10 +63,29 @@ type Cluster struct {
 // node's rooms move after at most this (plus a check's period).
 const DefaultLiveTTL = 2 * time.Second
 
+// kind is the kind of a message between nodes.
+type kind string
+
+// The kinds of message between nodes.
+const (
+	// kindCmd: a client's message for a room served by the receiver,
+	// acknowledged with kindAck when Req is not 0.
+	kindCmd kind = "cmd"
+	// kindAck: the owner took (ackOK) or does not serve (ackGone) a command.
+	kindAck kind = "ack"
+	// kindFrames: frames and membership changes of one link (room to node).
+	kindFrames kind = "frames"
+	// kindMatch: the receiver's queued connection was paired in a room.
+	kindMatch kind = "match"
+	// kindHeartbeat: on "nodes", the sender is alive and serves these
+	// public rooms.
+	kindHeartbeat kind = "hb"
+)
+
 // wire is one message between nodes.
 type wire struct {
-	// K is the kind: cmd, ack, frames, hb.
-	K    string `json:"k"`
+	// K is the kind.
+	K    kind   `json:"k"`
 	Node string `json:"n"`
 	Room string `json:"r,omitempty"`
 	// Req names a command and its ack (0: no ack wanted).
@@ -347,13 +366,13 @@ func (cl *cluster) handle(data []byte) {
 	}
 	cl.alive(w.Node)
 	switch w.K {
-	case "cmd":
+	case kindCmd:
 		cl.wg.Add(1)
 		go func() {
 			defer cl.wg.Done()
 			cl.command(&w)
 		}()
-	case "ack":
+	case kindAck:
 		cl.mu.Lock()
 		ch := cl.pending[w.Req]
 		delete(cl.pending, w.Req)
@@ -361,9 +380,9 @@ func (cl *cluster) handle(data []byte) {
 		if ch != nil {
 			ch <- w.Status
 		}
-	case "frames":
+	case kindFrames:
 		cl.frames(&w)
-	case "match":
+	case kindMatch:
 		cl.matched(&w)
 	}
 }
@@ -385,7 +404,7 @@ func (cl *cluster) heartbeat() {
 	t := time.NewTicker(cl.cfg.TTL / 3)
 	defer t.Stop()
 	for {
-		cl.publish("", &wire{K: "hb", Rooms: cl.h.cfg.Rooms.Summaries()})
+		cl.publish("", &wire{K: kindHeartbeat, Rooms: cl.h.cfg.Rooms.Summaries()})
 		select {
 		case <-cl.quit:
 			return
@@ -626,7 +645,7 @@ func (cl *cluster) forward(ctx context.Context, owner string, c rooms.Member, m 
 	if p, ok := c.(interface{ WantsPatch() bool }); ok {
 		patch = p.WantsPatch()
 	}
-	w := &wire{K: "cmd", Room: m.Room, Conn: c.ConnID(), Player: c.PlayerID(), Name: c.PlayerName(), Patch: patch, Msg: m}
+	w := &wire{K: kindCmd, Room: m.Room, Conn: c.ConnID(), Player: c.PlayerID(), Name: c.PlayerName(), Patch: patch, Msg: m}
 	if !wait {
 		cl.publish(owner, w)
 		return ackOK
@@ -671,7 +690,7 @@ func (cl *cluster) command(w *wire) {
 		}
 	}
 	if w.Req != 0 {
-		cl.publish(w.Node, &wire{K: "ack", Req: w.Req, Room: w.Room, Status: status})
+		cl.publish(w.Node, &wire{K: kindAck, Req: w.Req, Room: w.Room, Status: status})
 	}
 }
 
@@ -836,7 +855,7 @@ func (l *link) take() *wire {
 		return nil
 	}
 	l.seq++
-	w := &wire{K: "frames", Room: l.room.ID(), Link: l.id, Seq: l.seq, Items: l.pending}
+	w := &wire{K: kindFrames, Room: l.room.ID(), Link: l.id, Seq: l.seq, Items: l.pending}
 	l.pending, l.last = nil, nil
 	return w
 }
