@@ -501,6 +501,15 @@ func (cl *cluster) watch() {
 		if leases {
 			leasesAt = now()
 		}
+		// One fresh look at each owner's key per tick (not one per room):
+		// takeOver below then reads these answers.
+		checked := map[string]bool{}
+		for _, c := range cs {
+			if !checked[c.owner] {
+				checked[c.owner] = true
+				cl.keyAlive(c.owner, true)
+			}
+		}
 		for _, c := range cs {
 			if cl.takeOver(c.room, c.owner, false) {
 				cl.rejoinAll(c.room)
