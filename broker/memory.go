@@ -12,7 +12,8 @@ var ErrClosed = errors.New("broker closed")
 
 // Memory is the in-process Broker: every subscriber is in this process.
 type Memory struct {
-	reg *registry
+	reg  *registry
+	live living
 }
 
 var _ Broker = (*Memory)(nil)

@@ -45,12 +45,47 @@ type Cluster struct {
 	// AckTimeout bounds the wait for the owner to take a command (default
 	// 2 s).
 	AckTimeout time.Duration
+	// Liveness, when not nil, holds this node's liveness key, renewed every
+	// LiveEvery for LiveTTL by one goroutine (beat). When the key of a
+	// room's owner is gone, this node frees the room's lease at once
+	// instead of waiting up to TTL for it to run out (takeOver); the lease
+	// epoch still fences the owner's saves, should it only have been slow.
+	Liveness broker.Liveness
+	// LiveTTL is the liveness key's lifetime (default DefaultLiveTTL).
+	LiveTTL time.Duration
+	// LiveEvery is how often the key is renewed, and how often the owners
+	// of the rooms this node has members in are checked (default
+	// LiveTTL/4).
+	LiveEvery time.Duration
 }
+
+// DefaultLiveTTL is the lifetime of a node's liveness key: a SIGKILLed
+// node's rooms move after at most this (plus a check's period).
+const DefaultLiveTTL = 2 * time.Second
+
+// kind is the kind of a message between nodes.
+type kind string
+
+// The kinds of message between nodes.
+const (
+	// kindCmd: a client's message for a room served by the receiver,
+	// acknowledged with kindAck when Req is not 0.
+	kindCmd kind = "cmd"
+	// kindAck: the owner took (ackOK) or does not serve (ackGone) a command.
+	kindAck kind = "ack"
+	// kindFrames: frames and membership changes of one link (room to node).
+	kindFrames kind = "frames"
+	// kindMatch: the receiver's queued connection was paired in a room.
+	kindMatch kind = "match"
+	// kindHeartbeat: on "nodes", the sender is alive and serves these
+	// public rooms.
+	kindHeartbeat kind = "hb"
+)
 
 // wire is one message between nodes.
 type wire struct {
-	// K is the kind: cmd, ack, frames, hb.
-	K    string `json:"k"`
+	// K is the kind.
+	K    kind   `json:"k"`
 	Node string `json:"n"`
 	Room string `json:"r,omitempty"`
 	// Req names a command and its ack (0: no ack wanted).
@@ -103,6 +138,8 @@ type cluster struct {
 	sub, nodes *broker.Subscription
 	matcher    store.Matcher // nil: quick match stays local
 
+	// mu guards the maps below; a conn's mu may be taken while holding it
+	// (member), never the other way round.
 	mu      sync.Mutex
 	pending map[uint64]chan string
 	links   map[linkKey]*link
@@ -111,13 +148,17 @@ type cluster struct {
 	started time.Time
 	// lobbies: the public rooms each other node last said it serves.
 	lobbies map[string][]protocol.RoomSummary
+	// live caches the liveness of rooms' owners for LiveEvery (at most
+	// one check per owner per period); sweep drops old entries.
+	live map[string]liveCheck
 
 	dirtyMu sync.Mutex
 	dirty   []*link
 	wake    chan struct{}
 
-	quit chan struct{}
-	wg   sync.WaitGroup
+	quit     chan struct{}
+	stopOnce sync.Once
+	wg       sync.WaitGroup
 }
 
 // remoteRoom is what a node knows of a room served elsewhere in which it has
@@ -127,6 +168,12 @@ type remoteRoom struct {
 	link    uint64
 	seq     uint64
 	members map[*conn]string // role asked for
+}
+
+// liveCheck is the last answer about one node's liveness key.
+type liveCheck struct {
+	alive bool
+	at    time.Time
 }
 
 func nodeChannel(node string) string { return "node:" + node }
@@ -146,10 +193,23 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 	if cfg.AckTimeout <= 0 {
 		cfg.AckTimeout = 2 * time.Second
 	}
+	if cfg.LiveTTL <= 0 {
+		cfg.LiveTTL = DefaultLiveTTL
+	}
+	if cfg.LiveEvery <= 0 {
+		cfg.LiveEvery = cfg.LiveTTL / 4
+	}
 	cl := &cluster{h: h, cfg: *cfg, log: h.log.With(zap.String("node", cfg.Node)),
 		pending: map[uint64]chan string{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
-		seen: map[string]time.Time{}, started: now(), lobbies: map[string][]protocol.RoomSummary{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
+		seen: map[string]time.Time{}, started: now(), lobbies: map[string][]protocol.RoomSummary{}, live: map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	cl.matcher, _ = h.cfg.Store.(store.Matcher)
+	if cfg.Liveness != nil {
+		// Alive before serving: another node must not take this node's
+		// first rooms for a dead node's.
+		if err := cfg.Liveness.Beat(ctx, cfg.Node, broker.KindCluster, cfg.LiveTTL); err != nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
+	}
 	var err error
 	if cl.sub, err = cfg.Broker.Subscribe(ctx, nodeChannel(cfg.Node)); err != nil {
 		return fmt.Errorf("cluster: %w", err)
@@ -160,8 +220,13 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 	}
 	h.mu.Lock()
 	h.cl = cl
+	h.router = clusterRouter{cl}
 	h.mu.Unlock()
 	cl.wg.Add(5)
+	if cfg.Liveness != nil {
+		cl.wg.Add(1)
+		go cl.beat()
+	}
 	go cl.receive()
 	go cl.heard()
 	go cl.heartbeat()
@@ -171,10 +236,98 @@ func (h *Hub) StartCluster(ctx context.Context) error {
 }
 
 func (cl *cluster) stop() {
+	cl.stopOnce.Do(cl.stopNow)
+}
+
+func (cl *cluster) stopNow() {
 	close(cl.quit)
 	cl.sub.Close()
 	cl.nodes.Close()
 	cl.wg.Wait()
+	if lv := cl.cfg.Liveness; lv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.AckTimeout)
+		defer cancel()
+		if err := lv.Forget(ctx, cl.cfg.Node); err != nil {
+			cl.log.Warn("forget liveness", zap.Error(err))
+		}
+	}
+}
+
+// beat renews this node's liveness key every LiveEvery until stop. A
+// renewal that fails is only logged: if the key runs out, other nodes take
+// this node's rooms and its saves are fenced from then on.
+func (cl *cluster) beat() {
+	defer cl.wg.Done()
+	t := time.NewTicker(cl.cfg.LiveEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-cl.quit:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.LiveEvery)
+		err := cl.cfg.Liveness.Beat(ctx, cl.cfg.Node, broker.KindCluster, cl.cfg.LiveTTL)
+		cancel()
+		if err != nil {
+			cl.log.Warn("renew liveness", zap.Error(err))
+		}
+	}
+}
+
+// keyAlive reports whether node's liveness key is there, from a check at most
+// LiveEvery old unless fresh. Without Liveness, or when the check fails,
+// every node is taken for alive (its rooms wait for their leases).
+func (cl *cluster) keyAlive(node string, fresh bool) bool {
+	lv := cl.cfg.Liveness
+	if lv == nil || node == cl.cfg.Node {
+		return true
+	}
+	t := now()
+	cl.mu.Lock()
+	c, ok := cl.live[node]
+	cl.mu.Unlock()
+	if ok && !fresh && t.Sub(c.at) < cl.cfg.LiveEvery {
+		return c.alive
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.LiveEvery)
+	alive, err := lv.Alive(ctx, node)
+	cancel()
+	if err != nil {
+		cl.log.Warn("liveness check", zap.String("of", node), zap.Error(err))
+		return true
+	}
+	cl.mu.Lock()
+	cl.live[node] = liveCheck{alive: alive, at: t}
+	cl.mu.Unlock()
+	return alive
+}
+
+// takeOver frees room's lease when owner holds it and owner's liveness key
+// is gone, so that the next Lookup takes the room over on this node at
+// once. The release is a compare-and-delete at the owner's epoch: if the
+// room moved meanwhile, nothing changes. It reports whether the dead
+// owner no longer holds the room (freed here, or moved already).
+func (cl *cluster) takeOver(room, owner string, fresh bool) bool {
+	if owner == "" || owner == cl.cfg.Node || cl.keyAlive(owner, fresh) {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.AckTimeout)
+	defer cancel()
+	holder, epoch, err := cl.cfg.Leases.LeaseHolder(ctx, room)
+	if err != nil {
+		return errors.Is(err, store.ErrNotFound) // already free
+	}
+	if holder != owner {
+		return true // taken over already
+	}
+	if err := cl.cfg.Leases.ReleaseLease(ctx, room, owner, epoch); err != nil {
+		cl.log.Info("lease of a dead node's room moved meanwhile", zap.String("room", room), zap.Error(err))
+		return false
+	}
+	cl.log.Warn("node's liveness key gone: its room's lease freed", zap.String("room", room),
+		zap.String("dead", owner), zap.Int64("epoch", epoch))
+	return true
 }
 
 func (cl *cluster) publish(node string, w *wire) {
@@ -213,13 +366,13 @@ func (cl *cluster) handle(data []byte) {
 	}
 	cl.alive(w.Node)
 	switch w.K {
-	case "cmd":
+	case kindCmd:
 		cl.wg.Add(1)
 		go func() {
 			defer cl.wg.Done()
 			cl.command(&w)
 		}()
-	case "ack":
+	case kindAck:
 		cl.mu.Lock()
 		ch := cl.pending[w.Req]
 		delete(cl.pending, w.Req)
@@ -227,9 +380,9 @@ func (cl *cluster) handle(data []byte) {
 		if ch != nil {
 			ch <- w.Status
 		}
-	case "frames":
+	case kindFrames:
 		cl.frames(&w)
-	case "match":
+	case kindMatch:
 		cl.matched(&w)
 	}
 }
@@ -251,7 +404,7 @@ func (cl *cluster) heartbeat() {
 	t := time.NewTicker(cl.cfg.TTL / 3)
 	defer t.Stop()
 	for {
-		cl.publish("", &wire{K: "hb", Rooms: cl.h.cfg.Rooms.Summaries()})
+		cl.publish("", &wire{K: kindHeartbeat, Rooms: cl.h.cfg.Rooms.Summaries()})
 		select {
 		case <-cl.quit:
 			return
@@ -288,6 +441,11 @@ func (cl *cluster) sweep() {
 			delete(cl.lobbies, node)
 		}
 	}
+	for node, c := range cl.live {
+		if now.Sub(c.at) > cl.cfg.TTL {
+			delete(cl.live, node)
+		}
+	}
 	for k, l := range cl.links {
 		select {
 		case <-l.room.Done():
@@ -312,11 +470,18 @@ func (cl *cluster) sweep() {
 // watch checks the lease of every room served elsewhere in which this node
 // has connections: when its holder changed (takeover, or a lease run out
 // with nobody to take it) the connections join again, which routes them to
-// the new owner or takes the room over here.
+// the new owner or takes the room over here. With Liveness it also checks
+// the owners' liveness keys every LiveEvery: a dead owner's room is taken
+// over at once (takeOver), without waiting for its lease to run out.
 func (cl *cluster) watch() {
 	defer cl.wg.Done()
-	t := time.NewTicker(cl.cfg.TTL / 3)
+	every := cl.cfg.TTL / 3
+	if cl.cfg.Liveness != nil {
+		every = min(every, cl.cfg.LiveEvery)
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
+	var leasesAt time.Time
 	for {
 		select {
 		case <-cl.quit:
@@ -332,7 +497,27 @@ func (cl *cluster) watch() {
 			cs = append(cs, check{id, rr.owner})
 		}
 		cl.mu.Unlock()
+		leases := now().Sub(leasesAt) >= cl.cfg.TTL/3
+		if leases {
+			leasesAt = now()
+		}
+		// One fresh look at each owner's key per tick (not one per room):
+		// takeOver below then reads these answers.
+		checked := map[string]bool{}
 		for _, c := range cs {
+			if !checked[c.owner] {
+				checked[c.owner] = true
+				cl.keyAlive(c.owner, true)
+			}
+		}
+		for _, c := range cs {
+			if cl.takeOver(c.room, c.owner, false) {
+				cl.rejoinAll(c.room)
+				continue
+			}
+			if !leases {
+				continue
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), cl.cfg.AckTimeout)
 			holder, _, err := cl.cfg.Leases.LeaseHolder(ctx, c.room)
 			cancel()
@@ -370,7 +555,7 @@ func (h *Hub) rejoin(c *conn, room, as string) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	m := &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: room, As: as}
-	if perr := h.route(ctx, c, m); perr != nil {
+	if perr := h.router.Route(ctx, c, m); perr != nil {
 		h.log.Info("join again failed", zap.String("room", room), zap.Uint64("conn", c.id), zap.String("error", perr.Msg))
 		// The room could not be reached: keep it known, so that the
 		// watch tries again.
@@ -464,8 +649,12 @@ func (cl *cluster) frames(w *wire) {
 
 // forward sends c's message for room to owner and waits until the room took
 // it: ackOK, ackGone (not served there), or "" (no answer in time).
-func (cl *cluster) forward(ctx context.Context, owner string, c *conn, m *protocol.ClientMessage, wait bool) string {
-	w := &wire{K: "cmd", Room: m.Room, Conn: c.id, Player: c.playerID, Name: c.PlayerName(), Patch: c.patch, Msg: m}
+func (cl *cluster) forward(ctx context.Context, owner string, c rooms.Member, m *protocol.ClientMessage, wait bool) string {
+	patch := false
+	if p, ok := c.(interface{ WantsPatch() bool }); ok {
+		patch = p.WantsPatch()
+	}
+	w := &wire{K: kindCmd, Room: m.Room, Conn: c.ConnID(), Player: c.PlayerID(), Name: c.PlayerName(), Patch: patch, Msg: m}
 	if !wait {
 		cl.publish(owner, w)
 		return ackOK
@@ -510,7 +699,7 @@ func (cl *cluster) command(w *wire) {
 		}
 	}
 	if w.Req != 0 {
-		cl.publish(w.Node, &wire{K: "ack", Req: w.Req, Room: w.Room, Status: status})
+		cl.publish(w.Node, &wire{K: kindAck, Req: w.Req, Room: w.Room, Status: status})
 	}
 }
 
@@ -675,7 +864,7 @@ func (l *link) take() *wire {
 		return nil
 	}
 	l.seq++
-	w := &wire{K: "frames", Room: l.room.ID(), Link: l.id, Seq: l.seq, Items: l.pending}
+	w := &wire{K: kindFrames, Room: l.room.ID(), Link: l.id, Seq: l.seq, Items: l.pending}
 	l.pending, l.last = nil, nil
 	return w
 }
@@ -757,4 +946,53 @@ func (cl *cluster) remoteSummaries() []protocol.RoomSummary {
 		out = append(out, rs...)
 	}
 	return out
+}
+
+// clusterRouter is the Router of a node among several: a room served here
+// is reached as on a single node; a room another node serves is reached
+// through the broker (forward), or taken over here when its node is dead
+// (takeOver).
+type clusterRouter struct{ cl *cluster }
+
+// Route implements Router.
+func (r clusterRouter) Route(ctx context.Context, c rooms.Member, m *protocol.ClientMessage) *protocol.Error {
+	return reach(ctx, r.cl.h.cfg.Rooms, r.cl.h.log, c, m, r.cl.elsewhere)
+}
+
+// elsewhere is the cluster's elsewhereFunc.
+func (cl *cluster) elsewhere(ctx context.Context, owner string, c rooms.Member, m *protocol.ClientMessage, attempt int) delivery {
+	if cl.takeOver(m.Room, owner, attempt > 0) {
+		return lookAgain // its node is dead: the next Lookup takes it here
+	}
+	switch cl.forward(ctx, owner, c, m, true) {
+	case ackOK:
+		return delivered
+	case ackGone:
+		return lookAgain // it stopped there as the message came
+	default:
+		// The node may be dead: the next attempt checks its liveness key
+		// afresh, and once the key or the lease has run out, Lookup takes
+		// the room over here.
+		cl.log.Info("no answer from a room's node", zap.String("room", m.Room), zap.String("owner", owner))
+		return noAnswer
+	}
+}
+
+// Gone implements Router: it tells the node serving room that c closed.
+func (r clusterRouter) Gone(m rooms.Member, room string) {
+	cl := r.cl
+	c, _ := m.(*conn)
+	cl.mu.Lock()
+	owner := ""
+	if rr := cl.remote[room]; rr != nil {
+		owner = rr.owner
+		delete(rr.members, c)
+		if len(rr.members) == 0 {
+			delete(cl.remote, room)
+		}
+	}
+	cl.mu.Unlock()
+	if owner != "" && owner != cl.cfg.Node {
+		cl.forward(context.Background(), owner, m, &protocol.ClientMessage{Type: typeGone, Room: room}, false)
+	}
 }

@@ -18,14 +18,14 @@ import (
 // bug, a stray publisher), the node does not panic and goes on serving.
 func FuzzClusterMessage(f *testing.F) {
 	seed := []wire{
-		{K: "cmd", Node: "other", Room: "r1", Req: 1, Conn: 3, Player: "p", Msg: &protocol.ClientMessage{Type: protocol.TypeRoomMove, Room: "r1", Move: "a1"}},
-		{K: "cmd", Node: "other", Room: "r1", Conn: 3, Msg: &protocol.ClientMessage{Type: typeGone, Room: "r1"}},
-		{K: "cmd", Node: "other", Room: "r1", Req: 2},
-		{K: "ack", Node: "other", Req: 7, Status: ackOK},
-		{K: "frames", Node: "other", Room: "r1", Link: 1, Seq: 1, Items: []item{{Conns: []uint64{1, 2}, Frame: json.RawMessage(`{"type":"room.state"}`)}, {Conns: []uint64{1}, J: "spectator"}, {Conns: []uint64{1}, J: "-"}}},
-		{K: "frames", Node: "other", Room: "r1", Link: 1, Seq: 5},
-		{K: "match", Node: "other", Room: "r2", Conn: 1, Seat: 1},
-		{K: "hb", Node: "other", Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}},
+		{K: kindCmd, Node: "other", Room: "r1", Req: 1, Conn: 3, Player: "p", Msg: &protocol.ClientMessage{Type: protocol.TypeRoomMove, Room: "r1", Move: "a1"}},
+		{K: kindCmd, Node: "other", Room: "r1", Conn: 3, Msg: &protocol.ClientMessage{Type: typeGone, Room: "r1"}},
+		{K: kindCmd, Node: "other", Room: "r1", Req: 2},
+		{K: kindAck, Node: "other", Req: 7, Status: ackOK},
+		{K: kindFrames, Node: "other", Room: "r1", Link: 1, Seq: 1, Items: []item{{Conns: []uint64{1, 2}, Frame: json.RawMessage(`{"type":"room.state"}`)}, {Conns: []uint64{1}, J: "spectator"}, {Conns: []uint64{1}, J: "-"}}},
+		{K: kindFrames, Node: "other", Room: "r1", Link: 1, Seq: 5},
+		{K: kindMatch, Node: "other", Room: "r2", Conn: 1, Seat: 1},
+		{K: kindHeartbeat, Node: "other", Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}},
 	}
 	for _, w := range seed {
 		b, err := json.Marshal(w)

@@ -402,7 +402,7 @@ func (c *conn) cleanup() {
 		r.Gone(c)
 	}
 	for _, id := range remote {
-		h.gone(c, id)
+		h.router.Gone(c, id)
 	}
 	h.forget(c)
 	c.helloTimer.Stop()

@@ -193,7 +193,7 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if found {
 		// Seated again: the connection joins its unfinished rooms.
 		for _, id := range roomIDs {
-			if perr := h.route(ctx, c, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: id, As: rooms.RolePlayer}); perr != nil {
+			if perr := h.router.Route(ctx, c, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: id, As: rooms.RolePlayer}); perr != nil {
 				h.log.Info("seated again failed", zap.String("room", id), zap.String("error", perr.Msg))
 			}
 		}
@@ -416,67 +416,7 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 			return missing("on")
 		}
 	}
-	// Most messages are for a room that runs here: those need no store,
-	// so no deadline for one (a timer per move).
-	if r, ok := h.cfg.Rooms.Running(m.Room); ok && postToRoom(r, c, m) {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	defer cancel()
-	return h.route(ctx, c, m)
-}
-
-// route hands m to its room, here or on the node that serves it.
-func (h *Hub) route(ctx context.Context, c *conn, m *protocol.ClientMessage) *protocol.Error {
-	for attempt := 0; attempt < 3; attempt++ {
-		r, err := h.cfg.Rooms.Lookup(ctx, m.Room)
-		var elsewhere *rooms.OwnedElsewhere
-		switch {
-		case errors.Is(err, rooms.ErrUnknownRoom):
-			return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
-		case errors.As(err, &elsewhere) && h.cl != nil:
-			switch h.cl.forward(ctx, elsewhere.Node, c, m, true) {
-			case ackOK:
-				return nil
-			case ackGone:
-				// It stopped there as the message came: look again.
-			default:
-				// No answer: the node may be dead. Once its lease runs
-				// out, Lookup takes the room over here.
-				h.log.Info("no answer from a room's node", zap.String("room", m.Room), zap.String("node", elsewhere.Node))
-			}
-			continue
-		case err != nil:
-			h.log.Warn("room lookup failed", zap.String("room", m.Room), zap.Error(err))
-			return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", m.Room)
-		}
-		if postToRoom(r, c, m) {
-			return nil
-		}
-		// The room closed (emptied or adjourned) as the message came: the
-		// next Lookup brings it back from the store.
-	}
-	return protocol.Errorf(protocol.CodeInternal, "room %s is unavailable, try again", m.Room)
-}
-
-// gone tells the node serving room that c closed.
-func (h *Hub) gone(c *conn, room string) {
-	if h.cl == nil {
-		return
-	}
-	h.cl.mu.Lock()
-	owner := ""
-	if rr := h.cl.remote[room]; rr != nil {
-		owner = rr.owner
-		delete(rr.members, c)
-		if len(rr.members) == 0 {
-			delete(h.cl.remote, room)
-		}
-	}
-	h.cl.mu.Unlock()
-	if owner != "" && owner != h.cl.cfg.Node {
-		h.cl.forward(context.Background(), owner, c, &protocol.ClientMessage{Type: typeGone, Room: room}, false)
-	}
+	return h.router.Route(context.Background(), c, m)
 }
 
 // postToRoom hands m from c to the room; false when the room had closed.

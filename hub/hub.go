@@ -163,6 +163,10 @@ type Hub struct {
 	cl  *cluster       // nil on a single node
 	cwg sync.WaitGroup // the cluster's joins again
 
+	// router reaches the rooms (localRouter; the cluster's with several
+	// nodes). Set by New and StartCluster, before serving; read-only then.
+	router Router
+
 	dirty chan struct{}
 	quit  chan struct{}
 	wg    sync.WaitGroup // connections
@@ -230,6 +234,7 @@ func New(cfg Config) *Hub {
 	// is 125, the largest control frame; a larger message is read straight
 	// into the message's own buffer, not copied through this one); write
 	// buffers come from a pool and are held only while a message is written.
+	h.router = localRouter{rooms: cfg.Rooms, log: h.log}
 	h.upgrader = websocket.Upgrader{ReadBufferSize: readBufferSize, WriteBufferSize: 4096, WriteBufferPool: &sync.Pool{},
 		CheckOrigin: h.checkOrigin, EnableCompression: cfg.Compression}
 	h.lwg.Add(1)

@@ -117,7 +117,7 @@ func (cl *cluster) matchFind(c *conn, m *protocol.ClientMessage, key queueKey) *
 		return perr
 	}
 	if local == nil {
-		cl.publish(other.Node, &wire{K: "match", Room: id, Conn: other.Conn, Seat: 1 - mine})
+		cl.publish(other.Node, &wire{K: kindMatch, Room: id, Conn: other.Conn, Seat: 1 - mine})
 	}
 	h.log.Info("match found", zap.String("room", id), zap.String("game", m.Game), zap.String("variant", m.Variant),
 		zap.String("with", other.Node))

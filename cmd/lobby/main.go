@@ -102,6 +102,7 @@ type options struct {
 	cluster                         bool
 	node                            string
 	leaseTTL                        time.Duration
+	liveTTL                         time.Duration
 	retention                       time.Duration
 	guestTTL, idleRoomTTL           time.Duration
 	debugAddr, metricsAddr          string
@@ -150,6 +151,7 @@ func main() {
 	flag.BoolVar(&o.compress, "compress", envBool("TABULEIRO_COMPRESS", false), "negotiate permessage-deflate with clients that offer it (env TABULEIRO_COMPRESS)")
 	flag.BoolVar(&o.cluster, "cluster", envBool("TABULEIRO_CLUSTER", false), "run as one of several nodes sharing the Redis of -redis: rooms are leased, commands and frames cross nodes through Redis pub/sub (env TABULEIRO_CLUSTER)")
 	flag.StringVar(&o.node, "node", env("TABULEIRO_NODE", ""), "this node's id among several; empty is the host name and a random suffix (env TABULEIRO_NODE)")
+	flag.DurationVar(&o.liveTTL, "live-ttl", envDuration("TABULEIRO_LIVE_TTL", server.DefaultLiveTTL), "with -redis, the lifetime of this node's liveness key, renewed every quarter of it: a SIGKILLed node's rooms move after about this instead of -lease-ttl; 0 turns it off (env TABULEIRO_LIVE_TTL)")
 	flag.DurationVar(&o.leaseTTL, "lease-ttl", envDuration("TABULEIRO_LEASE_TTL", rooms.DefaultLeaseTTL), "with -cluster, how long a room's lease lasts unless renewed (every third of it); a dead node's rooms move after this (env TABULEIRO_LEASE_TTL)")
 	flag.BoolVar(&o.warmUp, "warm-up", envBool("TABULEIRO_WARM_UP", true), "build the bots' precomputed tables at start-up, a few seconds of one core (env TABULEIRO_WARM_UP); false leaves it to the first game that needs them, for benchmarks of the steady state")
 	flag.StringVar(&o.debugAddr, "debug-addr", env("TABULEIRO_DEBUG_ADDR", ""), "serve net/http/pprof on this address (e.g. 127.0.0.1:6060); empty serves nothing. Keep it off public interfaces (env TABULEIRO_DEBUG_ADDR)")
@@ -192,6 +194,10 @@ func main() {
 	}
 	if o.node == "" {
 		o.node = defaultNode()
+	}
+	if o.liveTTL < 0 || o.liveTTL > 0 && o.liveTTL < 20*time.Millisecond {
+		fmt.Fprintln(os.Stderr, "lobby: -live-ttl must be 0 (off) or at least 20ms")
+		os.Exit(2)
 	}
 	if o.botCores < 0 {
 		fmt.Fprintln(os.Stderr, "lobby: -bot-cores must be 0 or more")
@@ -250,6 +256,13 @@ func run(log *zap.Logger, o options) error {
 		return err
 	}
 	defer st.Close()
+	stopLiveness, err := guardRooms(ctx, log, st, o)
+	if err != nil {
+		return err
+	}
+	if stopLiveness != nil {
+		defer stopLiveness()
+	}
 
 	var allowed []string
 	for _, origin := range strings.Split(o.origins, ",") {
@@ -280,7 +293,11 @@ func run(log *zap.Logger, o options) error {
 			return err
 		}
 		defer b.Close()
-		cfg.Cluster = &server.Cluster{Broker: b, Node: o.node, TTL: o.leaseTTL}
+		liveTTL := o.liveTTL
+		if liveTTL == 0 {
+			liveTTL = -1 // off
+		}
+		cfg.Cluster = &server.Cluster{Broker: b, Node: o.node, TTL: o.leaseTTL, LiveTTL: liveTTL}
 	}
 	srv, err := server.New(cfg)
 	if err != nil {

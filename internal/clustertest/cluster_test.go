@@ -501,29 +501,9 @@ func TestThreeNodes(t *testing.T) {
 func TestPausedNodeCannotWrite(t *testing.T) {
 	rs := redistest.StartServer(t)
 	cl := &cluster{nodes: startNodes(t, lobbybin.Build(t, false), rs.Addr(), "fence:", 2), down: map[int]bool{}}
-	a := &person{name: "ana", node: 0}
-	b := &person{name: "bia", node: 1}
-	for _, p := range []*person{a, b} {
-		if err := p.connect(cl, ""); err != nil {
-			t.Fatal(err)
-		}
-		defer p.c.close()
-	}
-	if err := a.c.send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human", "seat": 0}); err != nil {
-		t.Fatal(err)
-	}
-	j, err := a.c.wait(10*time.Second, func(m *msg) bool { return m.Type == "room.joined" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	room := j.Room
-	if err := b.join(room); err != nil {
-		t.Fatal(err)
-	}
-	st, err := a.c.wait(10*time.Second, func(m *msg) bool { return m.Type == "room.state" && m.Status == "playing" })
-	if err != nil || *st.Turn != 0 || len(st.Legal) < 2 {
-		t.Fatalf("start: %v %s", err, st.Raw)
-	}
+	a, b, room, st := orbitoGame(t, cl)
+	defer a.c.close()
+	defer b.c.close()
 
 	cl.nodes[0].signal(syscall.SIGSTOP)
 	// Seat 0's move to the paused node waits in its socket.

@@ -28,7 +28,9 @@ type node struct {
 // rooms move quickly, long enough for a loaded machine to renew in time.
 const leaseTTL = 2 * time.Second
 
-func startNode(t *testing.T, bin, name, redisAddr, prefix string) *node {
+// startNode starts one node; extra flags come after the defaults (the last
+// of a flag given twice wins).
+func startNode(t *testing.T, bin, name, redisAddr, prefix string, extra ...string) *node {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -44,6 +46,7 @@ func startNode(t *testing.T, bin, name, redisAddr, prefix string) *node {
 	n.cmd = exec.Command(bin, "-addr", addr, "-redis", "redis://"+redisAddr+"/0", "-prefix", prefix,
 		"-cluster", "-node", name, "-lease-ttl", leaseTTL.String(), "-bots", "1", "-bot-timeout", "200ms",
 		"-watch-delay", "0s", "-rate", "1000", "-burst", "1000", "-log-level", "info")
+	n.cmd.Args = append(n.cmd.Args, extra...)
 	n.cmd.Stdout, n.cmd.Stderr = logf, logf
 	if err := n.cmd.Start(); err != nil {
 		logf.Close()

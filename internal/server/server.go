@@ -131,6 +131,9 @@ func WebSocketShare(n int) int {
 	return n - min(n/2, max(16, n/64))
 }
 
+// DefaultLiveTTL is the default lifetime of a node's liveness key.
+const DefaultLiveTTL = hub.DefaultLiveTTL
+
 // Cluster is the configuration of a node among several.
 type Cluster struct {
 	// Broker carries commands and frames between the nodes; the caller
@@ -140,6 +143,11 @@ type Cluster struct {
 	Node string
 	// TTL is the rooms' lease lifetime (default rooms.DefaultLeaseTTL).
 	TTL time.Duration
+	// LiveTTL is the lifetime of the node's liveness key (default
+	// hub.DefaultLiveTTL), when the broker keeps them (broker.Liveness):
+	// a dead node's rooms move after about this instead of TTL. Negative
+	// turns liveness off.
+	LiveTTL time.Duration
 }
 
 // Server is the running service.
@@ -218,7 +226,10 @@ func New(cfg Config) (*Server, error) {
 		}
 		rc = &rooms.Cluster{Leases: leases, Node: c.Node, TTL: c.TTL,
 			OnFenced: func(room string, members []rooms.JoinAs) { h.OnFenced()(room, members) }}
-		hcl = &hub.Cluster{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL}
+		hcl = &hub.Cluster{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL}
+		if lv, ok := c.Broker.(broker.Liveness); ok && c.LiveTTL >= 0 {
+			hcl.Liveness = lv
+		}
 	}
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
