@@ -25,12 +25,16 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
 // Config is the server's configuration; zero values take defaults.
 type Config struct {
 	Catalog *engine.Catalog
 	Store   store.Store
+	// Records keeps the finished games' records apart from the rooms
+	// (docs/records.md); nil keeps them in memory (memstore.NewRecords).
+	Records store.Records
 	Log     *zap.Logger
 	// Origins allowed for /ws besides the same origin.
 	Origins []string
@@ -158,6 +162,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
+	if cfg.Records == nil {
+		cfg.Records = memstore.NewRecords()
+	}
 	if cfg.Bots <= 0 {
 		cfg.Bots = runtime.NumCPU()
 	}
@@ -204,7 +211,7 @@ func New(cfg Config) (*Server, error) {
 			OnFenced: func(room string, members []rooms.JoinAs) { h.OnFenced()(room, members) }}
 		hcl = &hub.Cluster{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL}
 	}
-	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
+	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool, Records: cfg.Records,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
 		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now,
 		OnChange: func() {
