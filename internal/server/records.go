@@ -41,6 +41,7 @@ func (s *Server) routeRecords(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/records/{room}", s.recordJSON)
 	mux.HandleFunc("GET /api/records/{room}/sgf", s.recordSGF)
 	mux.HandleFunc("GET /api/records/{room}/txt", s.recordText)
+	mux.HandleFunc("GET /api/players/{player}/records", s.playerRecords)
 }
 
 // loadRecord reads the record of the request's room, or answers the error
