@@ -2,8 +2,8 @@
 // SVG embedded in the binary, so that `go run ./cmd/lobby` serves the client
 // from a fresh clone with no build step.
 //
-// Handler serves index.html for "/" and for room pages "/r/<room>" (the
-// client routes itself), and the assets under "/assets/". Every response
+// Handler serves index.html for "/", for room pages "/r/<room>" and for game
+// pages "/g/<room>" (the client routes itself), and the assets under "/assets/". Every response
 // carries a strict Content Security Policy that forbids inline script.
 package web
 
@@ -169,9 +169,13 @@ func setSecurityHeaders(w http.ResponseWriter) {
 	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 }
 
-// isRoomPath reports whether p is "/r/<room>" with a plausible room id.
+// isRoomPath reports whether p is "/r/<room>" (a room) or "/g/<room>" (a
+// finished game's page) with a plausible room id.
 func isRoomPath(p string) bool {
 	id, ok := strings.CutPrefix(p, "/r/")
+	if !ok {
+		id, ok = strings.CutPrefix(p, "/g/")
+	}
 	if !ok || id == "" || len(id) > 64 {
 		return false
 	}

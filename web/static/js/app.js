@@ -1,5 +1,6 @@
 // Tabuleiro's browser client: the header (name, language, theme, sound),
-// the router (the lobby at /, a room at /r/<room>) and the name dialog.
+// the router (the lobby at /, a room at /r/<room>, a finished game's page at
+// /g/<room>) and the name dialog.
 // Anyone can look at the lobby and watch at once: the server names guests,
 // and the name is asked for only when a guest first sits down (and then
 // only once; dismissing it plays on as the guest).
@@ -67,11 +68,11 @@ function navigate(url) {
 function route() {
   if (current && current.destroy) current.destroy();
   current = null;
-  const m = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})$/);
+  const m = location.pathname.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   const main = $('#main');
   main.replaceChildren();
   const env = { conn, navigate, ensureNamed };
-  if (m) current = roomView(main, m[1], env);
+  if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
   else current = lobbyView(main, env);
 }
 document.addEventListener('click', (e) => {

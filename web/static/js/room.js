@@ -20,7 +20,7 @@ import * as queens from './games/queens.js';
 const RENDERERS = { orbito, morris, go, 2048: g2048, queens };
 const LOW_TIME = 10000;
 
-export function roomView(main, room, { conn, navigate }) {
+export function roomView(main, room, { conn, navigate, record = false }) {
   const offs = [];
   let role = null, seat = null, st = null, renderer = null, joined = false;
   let moves = [];            // the history: [{seat, move}]
@@ -683,7 +683,8 @@ export function roomView(main, room, { conn, navigate }) {
   }
 
   loadCatalog().then(() => { if (st) { labelPage(); render(false); } });
-  conn.follow(room, 'spectator');
+  // The game page (/g/<room>) shows the record alone; a room page follows the room.
+  if (record) showArchive(); else conn.follow(room, 'spectator');
   return {
     relabel() {
       localize(main);
