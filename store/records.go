@@ -57,3 +57,13 @@ type RecordRef struct {
 	// Ended is when the game ended, to the millisecond.
 	Ended time.Time
 }
+
+// RecordAnalyses keeps the analysis of a game beside its record (both
+// records stores implement it): bytes the server encodes, kept for the
+// records' retention from their write.
+type RecordAnalyses interface {
+	// PutAnalysis writes (or rewrites) the analysis of the room's game.
+	PutAnalysis(ctx context.Context, room string, data []byte) error
+	// Analysis returns the analysis of the room's game, or ErrNotFound.
+	Analysis(ctx context.Context, room string) ([]byte, error)
+}

@@ -42,6 +42,8 @@ func (s *Server) routeRecords(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/records/{room}/sgf", s.recordSGF)
 	mux.HandleFunc("GET /api/records/{room}/txt", s.recordText)
 	mux.HandleFunc("GET /api/players/{player}/records", s.playerRecords)
+	mux.HandleFunc("GET /api/records/{room}/analysis", s.analysisGet)
+	mux.HandleFunc("POST /api/records/{room}/analysis", s.analysisPost)
 }
 
 // loadRecord reads the record of the request's room, or answers the error

@@ -151,6 +151,7 @@ type Server struct {
 	resolver   *netlimit.Resolver
 	botClients *netlimit.Counter
 	replays    chan struct{} // a slot per replay running (records.go)
+	analyses   analyses      // the games being analysed (analysis.go)
 	handler    http.Handler  // mux, with the write deadline
 }
 

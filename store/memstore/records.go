@@ -59,11 +59,12 @@ type Records struct {
 }
 
 type memRecord struct {
-	data    []byte
-	players []string
-	ended   time.Time
-	expires time.Time
-	written time.Time
+	data     []byte
+	analysis []byte // nil until one is written
+	players  []string
+	ended    time.Time
+	expires  time.Time
+	written  time.Time
 }
 
 // NewRecords returns an empty in-memory records store.
@@ -93,7 +94,11 @@ func (s *Records) PutRecord(ctx context.Context, r store.RecordEntry) error {
 	if old := s.recs[r.Room]; old != nil {
 		s.unindexLocked(r.Room, old.players)
 	}
-	s.recs[r.Room] = &memRecord{data: slices.Clone(r.Data), players: slices.Clone(r.Players), ended: ended,
+	var analysis []byte
+	if old := s.recs[r.Room]; old != nil {
+		analysis = old.analysis
+	}
+	s.recs[r.Room] = &memRecord{data: slices.Clone(r.Data), analysis: analysis, players: slices.Clone(r.Players), ended: ended,
 		expires: now.Add(s.retention), written: now}
 	for _, p := range r.Players {
 		refs := append(s.players[p], store.RecordRef{Room: r.Room, Ended: ended})
@@ -186,4 +191,36 @@ func (s *Records) PlayerRecords(ctx context.Context, player string, before time.
 		out = append(out, ref)
 	}
 	return out, nil
+}
+
+var _ store.RecordAnalyses = (*Records)(nil)
+
+// PutAnalysis implements store.RecordAnalyses: the analysis is kept with
+// its record, and goes with it.
+func (s *Records) PutAnalysis(ctx context.Context, room string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.recs[room]
+	if r == nil || !s.now().Before(r.expires) {
+		return fmt.Errorf("put analysis %s: %w", room, store.ErrNotFound)
+	}
+	r.analysis = slices.Clone(data)
+	return nil
+}
+
+// Analysis implements store.RecordAnalyses.
+func (s *Records) Analysis(ctx context.Context, room string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.recs[room]
+	if r == nil || r.analysis == nil || !s.now().Before(r.expires) {
+		return nil, fmt.Errorf("analysis %s: %w", room, store.ErrNotFound)
+	}
+	return slices.Clone(r.analysis), nil
 }

@@ -122,3 +122,29 @@ func (r *Records) PlayerRecords(ctx context.Context, player string, before time.
 	}
 	return out, nil
 }
+
+var _ store.RecordAnalyses = (*Records)(nil)
+
+// AnalysisKey is the key of a room's game analysis: P record:{<room>}:analysis,
+// a string expiring with the retention from its write.
+func (r *Records) AnalysisKey(room string) string { return r.RecordKey(room) + ":analysis" }
+
+// PutAnalysis implements store.RecordAnalyses.
+func (r *Records) PutAnalysis(ctx context.Context, room string, data []byte) error {
+	if err := r.c.Set(ctx, r.AnalysisKey(room), data, r.retention).Err(); err != nil {
+		return fmt.Errorf("put analysis %s: %w", room, err)
+	}
+	return nil
+}
+
+// Analysis implements store.RecordAnalyses.
+func (r *Records) Analysis(ctx context.Context, room string) ([]byte, error) {
+	b, err := r.c.Get(ctx, r.AnalysisKey(room)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("analysis %s: %w", room, store.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("analysis %s: %w", room, err)
+	}
+	return b, nil
+}

@@ -31,6 +31,7 @@ func RunRecords(t *testing.T, newStore RecordsFactory) {
 		{"PlayerIndexOrder", testPlayerRecordsOrder},
 		{"InvalidInput", testRecordInvalid},
 		{"Expire", testRecordExpire},
+		{"Analysis", testRecordAnalysis},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,5 +146,23 @@ func testRecordExpire(t *testing.T, s store.Records) {
 	}
 	if refs, err := s.PlayerRecords(ctxT(t), "p", time.Time{}, 10); err != nil || len(refs) != 0 {
 		t.Fatalf("PlayerRecords after expiry = %v, %v; want none", refs, err)
+	}
+}
+
+func testRecordAnalysis(t *testing.T, s store.Records) {
+	a, ok := s.(store.RecordAnalyses)
+	if !ok {
+		t.Fatal("the records store keeps no analyses")
+	}
+	mustPut(t, s, store.RecordEntry{Room: "r", Data: []byte("rec"), Ended: recT0})
+	if _, err := a.Analysis(ctxT(t), "r"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Analysis before any = %v, want ErrNotFound", err)
+	}
+	if err := a.PutAnalysis(ctxT(t), "r", []byte(`{"plies":[]}`)); err != nil {
+		t.Fatal(err)
+	}
+	mustPut(t, s, store.RecordEntry{Room: "r", Data: []byte("rec2"), Ended: recT0}) // a rewrite keeps it
+	if got, err := a.Analysis(ctxT(t), "r"); err != nil || string(got) != `{"plies":[]}` {
+		t.Fatalf("Analysis = %q, %v", got, err)
 	}
 }
