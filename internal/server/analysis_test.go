@@ -34,6 +34,13 @@ type analysisDoc struct {
 func playGame(t *testing.T, recs store.Records, room, game, variant string, maxPlies int,
 	choose func(st engine.State, seat int) string) *records.Record {
 	t.Helper()
+	return playGameTB(t, recs, room, game, variant, maxPlies, choose)
+}
+
+// playGameTB is playGame for a benchmark too.
+func playGameTB(t testing.TB, recs store.Records, room, game, variant string, maxPlies int,
+	choose func(st engine.State, seat int) string) *records.Record {
+	t.Helper()
 	cat := server.Catalog()
 	st, err := cat.New(game, variant, nil, 7)
 	if err != nil {
