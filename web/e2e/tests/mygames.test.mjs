@@ -13,7 +13,7 @@ let srv, browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
 
-test('My games lists a finished go game; its page replays it and downloads its SGF', async () => {
+test('My games lists a finished go game; its page replays it, downloads its SGF and shows the analysis graph', async () => {
   const alice = await person(browser, srv.url, 'Alice');
   const room = await createRoom(alice, 'go', { variant: '9' });
   const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
@@ -59,6 +59,17 @@ test('My games lists a finished go game; its page replays it and downloads its S
   assert.equal(r.status, 200);
   assert.match(r.headers.get('content-disposition') || '', /attachment/);
   assert.match(await r.text(), /;B\[ee\];W\[df\];B\[cg\]/);
+
+  // The computer's analysis: a win-rate graph for go, on screen.
+  await alice.page.locator('.analysis button.analyse').click();
+  const graph = alice.page.locator('.analysis svg.winrate-graph');
+  await graph.waitFor({ timeout: 120000 });
+  await graph.scrollIntoViewIfNeeded();
+  const box = await graph.boundingBox();
+  assert.ok(box && box.width > 100 && box.height > 20 && box.x >= 0 && box.x + box.width <= PHONE.width, `the graph is ${JSON.stringify(box)}`);
+  assert.match(await alice.page.locator('.analysis figcaption').textContent(), /pretas/);
+  const points = (await graph.locator('polyline').getAttribute('points')).trim().split(' ');
+  assert.equal(points.length, MOVES.length, 'a win rate a move');
   await shoot(alice.page, 'game-page-go');
 
   // Someone else with the link: the same page, in English, on a desktop.
@@ -67,6 +78,7 @@ test('My games lists a finished go game; its page replays it and downloads its S
   assert.equal(await carol.page.locator('.replay-pos').textContent(), `${MOVES.length} / ${MOVES.length}`);
   assert.match(await carol.page.locator('.status').textContent(), /Alice .* wins/);
   assert.equal(await carol.page.locator('.my-games').count(), 0);
+  await carol.page.locator('.analysis svg.winrate-graph').waitFor(); // stored: shown at once
   noErrors([alice, bob, carol]);
   await closeAll(alice, bob, carol);
 });
