@@ -179,3 +179,10 @@ func positionOf(st engine.State) (Position, error) {
 	}
 	return p, nil
 }
+
+// Visit replays the record through the engine, calling visit with the start
+// position (i = 0) and the position after each move i; visit must not keep
+// or change st. It returns the final state.
+func Visit(ctx context.Context, cat *engine.Catalog, rec *Record, visit func(i int, st engine.State) error) (engine.State, error) {
+	return replay(ctx, cat, rec, visit)
+}

@@ -103,6 +103,11 @@ type Config struct {
 	Cluster *Cluster
 	// Chat bounds every room's chat (zero fields: DefaultChatLimits).
 	Chat ChatLimits
+	// Records, when not nil, keeps the record of every finished game
+	// (archive.go), each write within RecordTimeout (default
+	// DefaultRecordTimeout).
+	Records       store.Records
+	RecordTimeout time.Duration
 }
 
 // Manager is the room registry: id -> room, and the public summaries the
@@ -153,6 +158,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	if cfg.SaveCheckTimeout <= 0 {
 		cfg.SaveCheckTimeout = DefaultSaveCheckTimeout
+	}
+	if cfg.RecordTimeout <= 0 {
+		cfg.RecordTimeout = DefaultRecordTimeout
 	}
 	if cfg.RematchTimeout <= 0 {
 		cfg.RematchTimeout = cfg.SaveTimeout + cfg.SaveCheckTimeout
@@ -344,6 +352,9 @@ func (m *Manager) restore(snapshot []byte, epoch int64, join []JoinAs) (*Room, e
 	id, seq := r.id, r.seq // r belongs to its goroutine once started
 	if err := m.start(r, join, nil); err != nil {
 		return nil, err
+	}
+	if s.Status == StatusFinished {
+		m.archiveRestored(id, snapshot)
 	}
 	m.log.Info("room restored", zap.String("room", id), zap.Int64("seq", seq))
 	return r, nil

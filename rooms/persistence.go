@@ -165,6 +165,7 @@ func (p *persistence) commit(ctx context.Context, e logEntry) error {
 	})
 	if err == nil {
 		p.committed()
+		r.archiveSaved(snap)
 		return nil
 	}
 	if errors.Is(err, store.ErrFenced) {
@@ -180,6 +181,7 @@ func (p *persistence) commit(ctx context.Context, e logEntry) error {
 	case lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap):
 		r.log.Warn("save reported an error but landed", zap.String("room", r.id), zap.Int64("seq", r.seq), zap.Error(err))
 		p.committed()
+		r.archiveSaved(snap)
 		return nil
 	case lerr != nil && !errors.Is(lerr, store.ErrNotFound):
 		// No definite answer: the write may still land. The caller rolls

@@ -2,9 +2,9 @@
 // SVG embedded in the binary, so that `go run ./cmd/lobby` serves the client
 // from a fresh clone with no build step.
 //
-// Handler serves index.html for "/", room pages "/r/<room>" and tournament
-// pages "/t/<id>" (the client routes itself), and the assets under
-// "/assets/". Every response
+// Handler serves index.html for "/", room pages "/r/<room>", finished
+// games' pages "/g/<room>" and tournament pages "/t/<id>" (the client
+// routes itself), and the assets under "/assets/". Every response
 // carries a strict Content Security Policy that forbids inline script.
 package web
 
@@ -170,10 +170,14 @@ func setSecurityHeaders(w http.ResponseWriter) {
 	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 }
 
-// isRoomPath reports whether p is "/r/<room>" with a plausible room id, or
-// a tournament's page "/t/<id>".
+// isRoomPath reports whether p is a page the client routes with a
+// plausible id: "/r/<room>" (a room), "/g/<room>" (a finished game's page)
+// or "/t/<id>" (a tournament).
 func isRoomPath(p string) bool {
 	id, ok := strings.CutPrefix(p, "/r/")
+	if !ok {
+		id, ok = strings.CutPrefix(p, "/g/")
+	}
 	if !ok {
 		id, ok = strings.CutPrefix(p, "/t/")
 	}

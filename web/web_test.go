@@ -54,9 +54,10 @@ func TestRoutes(t *testing.T) {
 	if index.Code != 200 || !strings.HasPrefix(index.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("/: %d %q", index.Code, index.Header().Get("Content-Type"))
 	}
-	room := get(t, h, "/r/r7Kq2")
-	if room.Code != 200 || room.Body.String() != index.Body.String() {
-		t.Errorf("/r/<room> does not serve index.html: %d", room.Code)
+	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2"} {
+		if room := get(t, h, p); room.Code != 200 || room.Body.String() != index.Body.String() {
+			t.Errorf("%s does not serve index.html: %d", p, room.Code)
+		}
 	}
 	for p, ct := range map[string]string{
 		"/assets/js/app.js":   "text/javascript",
@@ -75,7 +76,7 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("%s: revalidation gave %d, want 304", p, again.Code)
 		}
 	}
-	for _, p := range []string{"/nope", "/r/", "/r/a/b", "/assets/missing.js", "/r/<script>"} {
+	for _, p := range []string{"/nope", "/r/", "/r/a/b", "/assets/missing.js", "/r/<script>", "/g/", "/g/a/b", "/x/r7Kq2"} {
 		if rec := get(t, h, p); rec.Code != 404 {
 			t.Errorf("%s: %d, want 404", p, rec.Code)
 		}

@@ -103,7 +103,7 @@ type options struct {
 	node                            string
 	leaseTTL                        time.Duration
 	liveTTL                         time.Duration
-	retention                       time.Duration
+	retention, recordRetention      time.Duration
 	guestTTL, idleRoomTTL           time.Duration
 	debugAddr, metricsAddr          string
 	warmUp                          bool
@@ -137,6 +137,7 @@ func main() {
 	logLevel := flag.String("log-level", env("TABULEIRO_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env TABULEIRO_LOG_LEVEL)")
 	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
 	flag.DurationVar(&o.retention, "retention", envDuration("TABULEIRO_RETENTION", redisstore.DefaultRetention), "how long a finished game (its snapshot and move log) is kept in the store (env TABULEIRO_RETENTION)")
+	flag.DurationVar(&o.recordRetention, "record-retention", envDuration("TABULEIRO_RECORD_RETENTION", store.DefaultRecordRetention), "how long a finished game's record (docs/records.md) is kept after it was written, apart from its room and much longer (env TABULEIRO_RECORD_RETENTION)")
 	flag.DurationVar(&o.abortAfter, "abort-after", envDuration("TABULEIRO_ABORT_AFTER", rooms.DefaultAbortAfter), "in a game with a clock, how long each side has for its first move, which its clock does not time, before the game is aborted with no result (env TABULEIRO_ABORT_AFTER)")
 	flag.DurationVar(&o.guestTTL, "guest-ttl", envDuration("TABULEIRO_GUEST_TTL", store.DefaultGuestTTL), "how long a guest identity is kept after its last hello or the last save of an unfinished game it plays; at least -idle-room-ttl (env TABULEIRO_GUEST_TTL)")
 	flag.DurationVar(&o.idleRoomTTL, "idle-room-ttl", envDuration("TABULEIRO_IDLE_ROOM_TTL", store.DefaultIdleRoomTTL), "how long an unfinished room (waiting, adjourned, or with no move) is kept in the store after its last change (env TABULEIRO_IDLE_ROOM_TTL)")
@@ -180,8 +181,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -abort-after, -guest-ttl and -idle-room-ttl must be positive")
+	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -record-retention, -abort-after, -guest-ttl and -idle-room-ttl must be positive")
 		os.Exit(2)
 	}
 	if o.guestTTL < o.idleRoomTTL {
@@ -275,7 +276,7 @@ func run(log *zap.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
+	cfg := server.Config{Catalog: server.Catalog(), Store: st, Records: openRecords(st, o), Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
@@ -399,6 +400,15 @@ func connCap(asked int, st store.Store) (int, error) {
 		return asked, nil
 	}
 	return budget, nil
+}
+
+// openRecords is the records store beside st: in the same Redis, or in
+// memory.
+func openRecords(st store.Store, o options) store.Records {
+	if rs, ok := st.(*redisstore.Store); ok {
+		return rs.Records(redisstore.WithRecordRetention(o.recordRetention))
+	}
+	return memstore.NewRecords(memstore.WithRecordRetention(o.recordRetention))
 }
 
 func openStore(ctx context.Context, o options) (store.Store, error) {

@@ -15,10 +15,11 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// The game records' HTTP reads (docs/protocol.md, "Game records"). Each is
-// built from the room's latest snapshot in the store, read directly: the
-// room's goroutine is never asked, so a read costs a live game nothing,
-// and a finished or adjourned room answers the same way. A replay (for
+// The game records' HTTP reads (docs/protocol.md, "Game records"). Each
+// reads the records store first, then the room's latest snapshot in the
+// store, read directly: the room's goroutine is never asked, so a read
+// costs a live game nothing, and a finished or adjourned room answers the
+// same way. A replay (for
 // ?positions=1 and the SGF) runs on the request's goroutine, at most
 // Config.Replays at once, within replayTimeout and, for positions,
 // Config.MaxPositionsBytes.
@@ -40,10 +41,15 @@ func (s *Server) routeRecords(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/records/{room}", s.recordJSON)
 	mux.HandleFunc("GET /api/records/{room}/sgf", s.recordSGF)
 	mux.HandleFunc("GET /api/records/{room}/txt", s.recordText)
+	mux.HandleFunc("GET /api/players/{player}/records", s.playerRecords)
+	mux.HandleFunc("GET /api/records/{room}/analysis", s.analysisGet)
+	mux.HandleFunc("POST /api/records/{room}/analysis", s.analysisPost)
 }
 
 // loadRecord reads the record of the request's room, or answers the error
-// and returns nil.
+// and returns nil: from the records store first (a finished game, kept long
+// after its room), else from the room's snapshot (a game under way, or a
+// finished one whose record's write was lost: it is written now).
 func (s *Server) loadRecord(w http.ResponseWriter, r *http.Request) *records.Record {
 	id := r.PathValue("room")
 	if id == "" || len(id) > maxRoomID {
@@ -52,6 +58,16 @@ func (s *Server) loadRecord(w http.ResponseWriter, r *http.Request) *records.Rec
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
+	data, err := s.cfg.Records.Record(ctx, id)
+	if err == nil {
+		rec, err := records.Decode(data)
+		if err == nil {
+			return rec
+		}
+		s.log.Error("record: undecodable record, reading the room", zap.String("room", id), zap.Error(err))
+	} else if !errors.Is(err, store.ErrNotFound) {
+		s.log.Warn("record: records store read failed, reading the room", zap.String("room", id), zap.Error(err))
+	}
 	saved, err := s.cfg.Store.LoadRoom(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -67,6 +83,11 @@ func (s *Server) loadRecord(w http.ResponseWriter, r *http.Request) *records.Rec
 		s.log.Error("record: unreadable snapshot", zap.String("room", id), zap.Error(err))
 		s.httpError(w, http.StatusInternalServerError, protocol.Errorf(protocol.CodeInternal, "the record of room %s cannot be read", id))
 		return nil
+	}
+	if rec.Status == records.StatusFinished {
+		if err := s.Rooms.WriteRecord(ctx, saved.Snapshot); err != nil {
+			s.log.Warn("record: repair failed", zap.String("room", id), zap.Error(err))
+		}
 	}
 	return rec
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/torneio"
 )
 
@@ -32,6 +33,9 @@ import (
 type Config struct {
 	Catalog *engine.Catalog
 	Store   store.Store
+	// Records keeps the finished games' records apart from the rooms
+	// (docs/records.md); nil keeps them in memory (memstore.NewRecords).
+	Records store.Records
 	Log     *zap.Logger
 	// Origins allowed for /ws besides the same origin.
 	Origins []string
@@ -168,6 +172,7 @@ type Server struct {
 	botClients *netlimit.Counter
 	replays    chan struct{} // a slot per replay running (records.go)
 	bots       *botHub       // the bot accounts online (botapi.go)
+	analyses   analyses      // the games being analysed (analysis.go)
 	handler    http.Handler  // mux, with the write deadline
 }
 
@@ -178,6 +183,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
+	}
+	if cfg.Records == nil {
+		cfg.Records = memstore.NewRecords()
 	}
 	if cfg.Bots <= 0 {
 		cfg.Bots = runtime.NumCPU()
@@ -231,7 +239,7 @@ func New(cfg Config) (*Server, error) {
 			hcl.Liveness = lv
 		}
 	}
-	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
+	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool, Records: cfg.Records,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
 		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
 		OnChange: func() {

@@ -92,3 +92,9 @@ func BenchmarkSaveRoom(b *testing.B) {
 		}
 	}
 }
+
+func TestRecordsConformance(t *testing.T) {
+	storetest.RunRecords(t, func(t *testing.T, retention time.Duration) store.Records {
+		return memstore.NewRecords(memstore.WithRecordRetention(retention))
+	})
+}

@@ -465,3 +465,12 @@ func BenchmarkSaveRoomParallel(b *testing.B) {
 		}
 	})
 }
+
+func TestRecordsConformance(t *testing.T) {
+	addr := redistest.Start(t)
+	storetest.RunRecords(t, func(t *testing.T, retention time.Duration) store.Records {
+		s := newStore(t, addr)
+		t.Cleanup(func() { _ = s.Close() })
+		return s.Records(redisstore.WithRecordRetention(retention))
+	})
+}

@@ -1,5 +1,6 @@
 // Tabuleiro's browser client: the header (name, language, theme, sound),
-// the router (the lobby at /, a room at /r/<room>, a tournament at /t/<id>) and the name dialog.
+// the router (the lobby at /, a room at /r/<room>, a finished game's page at
+// /g/<room>, a tournament at /t/<id>) and the name dialog.
 // Anyone can look at the lobby and watch at once: the server names guests,
 // and the name is asked for only when a guest first sits down (and then
 // only once; dismissing it plays on as the guest).
@@ -68,12 +69,12 @@ function navigate(url) {
 function route() {
   if (current && current.destroy) current.destroy();
   current = null;
-  const m = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})$/);
+  const m = location.pathname.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   const main = $('#main');
   main.replaceChildren();
   const env = { conn, navigate, ensureNamed };
   const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
-  if (m) current = roomView(main, m[1], env);
+  if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
   else if (tm) current = torneioView(main, tm[1], env);
   else current = lobbyView(main, env);
 }

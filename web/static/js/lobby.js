@@ -42,6 +42,9 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const torneios = torneiosSection();
   const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
+  const myList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'my-h' });
+  const mySection = h('section', { class: 'my-games', 'aria-labelledby': 'my-h', hidden: true },
+    h('h2', { id: 'my-h', 'data-i18n': 'lobby.myGames' }, t('lobby.myGames')), myList);
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
@@ -49,7 +52,40 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     torneios.el,
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
-      status, cards)));
+      status, cards),
+    mySection));
+
+  // ---------- my games (the finished games of the guest this browser holds) ----------
+  let myGames = [], myFor = null;
+  function renderMine() {
+    mySection.hidden = !myGames.length;
+    myList.replaceChildren(...myGames.map((g) => {
+      const me = (g.players || []).find((p) => p.id === myFor);
+      const others = (g.players || []).filter((p) => p !== me).map((p) => playerName(g.game, p)).join(', ');
+      const res = g.result || {};
+      const outcome = res.reason === 'aborted' ? t('lobby.myAborted')
+        : res.winner == null ? t('result.draw')
+          : me && res.winner === me.seat ? t('lobby.myWon') : t('lobby.myLost');
+      const title = `${gameName(g.game)} ${variantShort(g.game, g.variant)}`;
+      return h('li', { class: 'my-game', dataset: { room: g.room } },
+        h('a', { href: `/g/${g.room}`, 'data-nav': '' }, title),
+        ' ', h('span', { class: 'muted' }, others ? t('lobby.myAgainst', { players: others }) : ''),
+        ' · ', h('span', { class: 'my-outcome' }, outcome),
+        ' · ', h('span', { class: 'muted' }, t('lobby.moveN', { n: g.moves || 0 })));
+    }));
+  }
+  function loadMine() {
+    const id = conn.player && conn.player.id;
+    if (!id) return;
+    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=10`).then((r) => (r.ok ? r.json() : null)).then((j) => {
+      if (!j) return;
+      myFor = id;
+      myGames = Array.isArray(j.records) ? j.records : [];
+      renderMine();
+    }).catch(() => {});
+  }
+  offs.push(conn.on('up', loadMine));
+  loadMine();
 
   // ---------- live games ----------
   let rooms = [];
@@ -262,7 +298,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   offs.push(conn.on('match.found', (m) => navigate(`/r/${m.room}`)));
   offs.push(conn.on('error', (m) => { if (!m.id && !m.room) { searching = null; say(m.message || m.code); } }));
   return {
-    relabel() { localize(main); renderCards(); renderLive(); showSearching(); botList.relabel(); torneios.relabel(); },
+    relabel() { localize(main); renderCards(); renderLive(); showSearching(); botList.relabel(); torneios.relabel(); renderMine(); },
     destroy() {
       torneios.destroy();
       offs.forEach((f) => f());

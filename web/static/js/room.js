@@ -16,11 +16,12 @@ import * as morris from './games/morris.js';
 import * as go from './games/go.js';
 import * as g2048 from './games/g2048.js';
 import * as queens from './games/queens.js';
+import { analysisPanel } from './analysis.js';
 
 const RENDERERS = { orbito, morris, go, 2048: g2048, queens };
 const LOW_TIME = 10000;
 
-export function roomView(main, room, { conn, navigate }) {
+export function roomView(main, room, { conn, navigate, record = false }) {
   const offs = [];
   let role = null, seat = null, st = null, renderer = null, joined = false;
   let moves = [];            // the history: [{seat, move}]
@@ -770,11 +771,14 @@ export function roomView(main, room, { conn, navigate }) {
     capsMemo = null;
     adoptRecords();
     downloads.hidden = false;
+    if (record && !analysis) { analysis = analysisPanel(room, rec.game); downloads.after(analysis.el); }
     render(false);
   }
+  let analysis = null; // the game page's analysis (analysis.js)
 
   loadCatalog().then(() => { if (st) { labelPage(); render(false); } });
-  conn.follow(room, 'spectator');
+  // The game page (/g/<room>) shows the record alone; a room page follows the room.
+  if (record) showArchive(); else conn.follow(room, 'spectator');
   return {
     relabel() {
       localize(main);
@@ -799,6 +803,7 @@ export function roomView(main, room, { conn, navigate }) {
       document.removeEventListener('keydown', onKey);
       phone.removeEventListener('change', place);
       if (renderer && renderer.destroy) renderer.destroy();
+      if (analysis) analysis.destroy();
       if (!gone) conn.unfollow(room);
       document.title = 'Tabuleiro';
     },

@@ -1,0 +1,126 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
+	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
+)
+
+// playerGames is GET /api/players/{player}/records as a client reads it.
+type playerGames struct {
+	Records []struct {
+		Room, Game, Variant string
+		Players             []struct {
+			Seat     int
+			ID, Name string
+		}
+		Moves  int
+		Result *struct {
+			Winner *int
+			Reason string
+		}
+		Ended int64
+	}
+	Next *int64
+}
+
+// playResigned has a create a morris room, b join it, both move once and
+// loser resign; it returns the room id.
+func playResigned(t *testing.T, played map[string]bool, now *fakeclock.Clock, a, b, loser *testserver.Client) string {
+	t.Helper()
+	a.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human"})
+	room := a.Wait("room.joined", func(m testserver.Msg) bool { return !played[m.Room] }).Room
+	played[room] = true
+	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	now.Advance(time.Second)
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "a1"})
+	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil })
+	b.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})
+	a.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "b2" })
+	now.Advance(time.Minute)
+	loser.Send(map[string]any{"type": "room.resign", "room": room})
+	a.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
+	return room
+}
+
+func TestPlayerRecords(t *testing.T) {
+	now := fakeclock.New()
+	recs := memstore.NewRecords(memstore.WithRecordsClock(now.Now))
+	s := testserver.Start(t, func(c *server.Config) { c.Records, c.Now = recs, now.Now })
+	ana, bia, cai := s.Hello(t, "ana", ""), s.Hello(t, "bia", ""), s.Hello(t, "cai", "")
+	var rooms []string
+	seen := map[string]bool{}
+	for i := range 3 {
+		room := playResigned(t, seen, now, ana, bia, bia)
+		if slices.Contains(rooms, room) {
+			t.Fatalf("game %d: room %s again", i, room)
+		}
+		waitRecord(t, recs, room)
+		rooms = append(rooms, room)
+	}
+	other := playResigned(t, seen, now, bia, cai, cai)
+	waitRecord(t, recs, other)
+
+	list := func(player, query string) playerGames {
+		t.Helper()
+		a := get(t, s.URL+"/api/players/"+player+"/records"+query)
+		if a.status != http.StatusOK || a.header.Get("Content-Type") != "application/json" {
+			t.Fatalf("GET %s%s: %d %s", player, query, a.status, a.body)
+		}
+		var out playerGames
+		if err := json.Unmarshal(a.body, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	ids := func(g playerGames) []string {
+		var out []string
+		for _, r := range g.Records {
+			out = append(out, r.Room)
+		}
+		return out
+	}
+	all := list(ana.Player.ID, "")
+	if want := []string{rooms[2], rooms[1], rooms[0]}; !slices.Equal(ids(all), want) || all.Next != nil {
+		t.Fatalf("ana's games %v (next %v), want %v newest first", ids(all), all.Next, want)
+	}
+	g := all.Records[0]
+	if g.Game != "morris" || g.Variant != "3" || g.Moves != 2 || g.Result == nil || g.Result.Reason != "resign" ||
+		*g.Result.Winner != 0 || len(g.Players) != 2 || g.Players[0].ID != ana.Player.ID || g.Players[1].Name != "bia" || g.Ended == 0 {
+		t.Fatalf("ana's newest game %+v", g)
+	}
+	page := list(ana.Player.ID, "?limit=2")
+	if !slices.Equal(ids(page), []string{rooms[2], rooms[1]}) || page.Next == nil {
+		t.Fatalf("first page %v next %v", ids(page), page.Next)
+	}
+	rest := list(ana.Player.ID, fmt.Sprintf("?limit=2&before=%d", *page.Next))
+	if !slices.Equal(ids(rest), []string{rooms[0]}) || rest.Next != nil {
+		t.Fatalf("second page %v next %v", ids(rest), rest.Next)
+	}
+	if b := list(bia.Player.ID, ""); !slices.Equal(ids(b), []string{other, rooms[2], rooms[1], rooms[0]}) {
+		t.Fatalf("bia's games %v", ids(b))
+	}
+	if n := list("pnobody", ""); len(n.Records) != 0 || n.Next != nil {
+		t.Fatalf("an unknown player's games %+v", n)
+	}
+
+	for _, bad := range []string{"?limit=0", "?limit=101", "?limit=x", "?before=-1", "?before=soon"} {
+		a := get(t, s.URL+"/api/players/"+ana.Player.ID+"/records"+bad)
+		if a.status != http.StatusBadRequest || !strings.Contains(string(a.body), "bad_request") {
+			t.Errorf("GET %s: %d %s, want 400 bad_request", bad, a.status, a.body)
+		}
+	}
+	if a := get(t, s.URL+"/api/players/"+strings.Repeat("p", 65)+"/records"); a.status != http.StatusBadRequest {
+		t.Errorf("a long player id: %d %s", a.status, a.body)
+	}
+}

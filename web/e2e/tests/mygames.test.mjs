@@ -1,0 +1,84 @@
+// A player's finished games (docs/protocol.md, "A player's games"): the
+// lobby's "My games" lists them for the guest the browser holds, and each
+// links to the game page /g/<room>, which replays the game from its record
+// (no room needed) and offers its downloads.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, act, cell,
+  shoot, PHONE,
+} from '../lib.mjs';
+
+let srv, browser;
+before(async () => { srv = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); await srv?.stop(); });
+
+test('My games lists a finished go game; its page replays it, downloads its SGF and shows the analysis graph', async () => {
+  const alice = await person(browser, srv.url, 'Alice');
+  const room = await createRoom(alice, 'go', { variant: '9' });
+  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
+  await takeSeat(bob);
+  const MOVES = ['E5', 'D4', 'C3'];
+  for (const mv of MOVES) {
+    const p = await whoseTurn([alice, bob]);
+    await act(p, [alice, bob].filter((x) => x !== p), (pg) => cell(pg, mv).click());
+  }
+  // Bob resigns (the button asks to be sure).
+  await bob.page.getByRole('button', { name: 'Resign', exact: true }).click();
+  await bob.page.getByRole('button', { name: 'Really resign?' }).click();
+  for (const p of [alice, bob]) await waitStatus(p.page, 'finished');
+
+  // Alice's lobby, on a phone, in Portuguese: My games lists it.
+  await alice.page.setViewportSize(PHONE);
+  await alice.page.goto(srv.url + '/');
+  await alice.page.locator('#lang').selectOption('pt');
+  await alice.page.locator('html[lang="pt"]').waitFor();
+  const mine = alice.page.locator(`.my-games .my-game[data-room="${room}"]`);
+  await mine.waitFor();
+  assert.match(await alice.page.locator('#my-h').textContent(), /Meus jogos/);
+  assert.match(await mine.textContent(), /Bob/);
+  assert.match(await mine.locator('.my-outcome').textContent(), /vitória/);
+  await mine.locator('a').click();
+  await alice.page.waitForURL(new RegExp(`/g/${room}$`));
+
+  // The game page: the whole game from its record, stepped back to the start.
+  const pos = alice.page.locator('.replay-pos');
+  await pos.waitFor();
+  await alice.page.keyboard.press('Home');
+  assert.equal(await pos.textContent(), `0 / ${MOVES.length}`);
+  const stones = () => alice.page.locator('[role=gridcell][aria-label*="pedra"]').count();
+  assert.equal(await stones(), 0);
+  for (let i = 1; i <= MOVES.length; i++) {
+    await alice.page.keyboard.press('ArrowRight');
+    assert.equal(await pos.textContent(), `${i} / ${MOVES.length}`);
+    assert.equal(await stones(), i, `stones after move ${i}`);
+  }
+  const sgf = await alice.page.locator('.downloads a', { hasText: 'SGF' }).getAttribute('href');
+  assert.equal(sgf, `/api/records/${room}/sgf`);
+  const r = await fetch(srv.url + sgf);
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-disposition') || '', /attachment/);
+  assert.match(await r.text(), /;B\[ee\];W\[df\];B\[cg\]/);
+
+  // The computer's analysis: a win-rate graph for go, on screen.
+  await alice.page.locator('.analysis button.analyse').click();
+  const graph = alice.page.locator('.analysis svg.winrate-graph');
+  await graph.waitFor({ timeout: 120000 });
+  await graph.scrollIntoViewIfNeeded();
+  const box = await graph.boundingBox();
+  assert.ok(box && box.width > 100 && box.height > 20 && box.x >= 0 && box.x + box.width <= PHONE.width, `the graph is ${JSON.stringify(box)}`);
+  assert.match(await alice.page.locator('.analysis figcaption').textContent(), /pretas/);
+  const points = (await graph.locator('polyline').getAttribute('points')).trim().split(' ');
+  assert.equal(points.length, MOVES.length, 'a win rate a move');
+  await shoot(alice.page, 'game-page-go');
+
+  // Someone else with the link: the same page, in English, on a desktop.
+  const carol = await person(browser, srv.url, null, { path: `/g/${room}` });
+  await carol.page.locator('.replay-pos').waitFor();
+  assert.equal(await carol.page.locator('.replay-pos').textContent(), `${MOVES.length} / ${MOVES.length}`);
+  assert.match(await carol.page.locator('.status').textContent(), /Alice .* wins/);
+  assert.equal(await carol.page.locator('.my-games').count(), 0);
+  await carol.page.locator('.analysis svg.winrate-graph').waitFor(); // stored: shown at once
+  noErrors([alice, bob, carol]);
+  await closeAll(alice, bob, carol);
+});
