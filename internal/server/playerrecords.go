@@ -73,6 +73,17 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
+	// Player ids are public (room states name them): a private game (an
+	// invitation) is listed only to the player, by their own token.
+	own := false
+	if r.Header.Get("Authorization") != "" {
+		p, perr, status := s.bearerPlayer(r)
+		if perr != nil {
+			s.httpError(w, status, perr)
+			return
+		}
+		own = p.ID == player
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
 	refs, err := s.cfg.Records.PlayerRecords(ctx, player, before, limit)
@@ -98,6 +109,9 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 		rec, err := records.Decode(data)
 		if err != nil {
 			s.log.Error("player records: undecodable record", zap.String("room", ref.Room), zap.Error(err))
+			continue
+		}
+		if rec.Private && !own {
 			continue
 		}
 		out.Records = append(out.Records, summarize(rec, ref.Ended))

@@ -124,3 +124,35 @@ func TestPlayerRecords(t *testing.T) {
 		t.Errorf("a long player id: %d %s", a.status, a.body)
 	}
 }
+
+// TestPlayerRecordsPrivate: player ids are public, so a private game (an
+// invitation) is listed only to its player, asking with their own token;
+// a bad token is refused, not taken for nobody.
+func TestPlayerRecordsPrivate(t *testing.T) {
+	recs := memstore.NewRecords()
+	s := testserver.Start(t, func(c *server.Config) { c.Records = recs })
+	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
+	ana.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "private": true})
+	room := ana.Wait("room.joined", nil).Room
+	bia.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	ana.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	ana.Send(map[string]any{"type": "room.resign", "room": room})
+	ana.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
+	waitRecord(t, recs, room)
+
+	path := "/api/players/" + ana.Player.ID + "/records"
+	for _, tc := range []struct {
+		name, token   string
+		status, games int
+	}{
+		{"nobody", "", http.StatusOK, 0},
+		{"the other player", bia.Token, http.StatusOK, 0},
+		{"the player", ana.Token, http.StatusOK, 1},
+		{"a bad token", "nope", http.StatusUnauthorized, 0},
+	} {
+		var got playerGames
+		if code := s.Do(t, "GET", path, tc.token, nil, &got); code != tc.status || len(got.Records) != tc.games {
+			t.Errorf("%s: %d with %d games, want %d with %d", tc.name, code, len(got.Records), tc.status, tc.games)
+		}
+	}
+}
