@@ -364,6 +364,7 @@ export function roomView(main, room, { conn, navigate, record = false }) {
     }
     playersEl.replaceChildren(...items);
     tickClocks();
+    tickAbort(); // at once: a finished or moved game shows no countdown, not for up to a tick
     const free = freeSeat();
     inviteEl.hidden = !(free && role === 'player' && n > 1);
     if (!inviteEl.hidden) {
