@@ -152,9 +152,10 @@ func (s *Server) bearerBot(w http.ResponseWriter, r *http.Request) (store.Player
 	return p, ok
 }
 
-// decodeBody decodes a small JSON body into v, or answers the error.
-func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, botBodyLimit))
+// decodeBody decodes a JSON body of at most limit bytes into v, or
+// answers the error.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
 		switch {
@@ -199,7 +200,7 @@ func (s *Server) registerBot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req RegisterBotRequest
-	if !s.decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, botBodyLimit, &req) {
 		return
 	}
 	name := hub.CleanName(req.Name)
@@ -271,7 +272,7 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req ChallengeRequest
-	if !s.decodeBody(w, r, &req) {
+	if !s.decodeBody(w, r, botBodyLimit, &req) {
 		return
 	}
 	if req.Game == "" || req.Variant == "" {

@@ -77,9 +77,8 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 	// invitation) is listed only to the player, by their own token.
 	own := false
 	if r.Header.Get("Authorization") != "" {
-		p, perr, status := s.bearerPlayer(r)
-		if perr != nil {
-			s.httpError(w, status, perr)
+		p, ok := s.bearer(w, r)
+		if !ok {
 			return
 		}
 		own = p.ID == player

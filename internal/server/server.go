@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"os"
 	"runtime"
 	"time"
 
@@ -400,6 +399,10 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 // side to move in the setup. It is stateless; the turn runs in the bot
 // pool's Stateless class, below every live room's bot, and each client may
 // have BotAPIPerClient requests in flight.
+// botMoveBodyLimit bounds a POST /api/bot/move body (a 19x19 setup is far
+// smaller).
+const botMoveBodyLimit = 64 << 10
+
 func (s *Server) botMove(w http.ResponseWriter, r *http.Request) {
 	client := netlimit.Key(s.resolver.ClientAddr(r))
 	if !s.botClients.Acquire(client) {
@@ -410,17 +413,7 @@ func (s *Server) botMove(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.botClients.Release(client)
 	var req protocol.BotMoveRequest
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "body too large"))
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			s.httpError(w, http.StatusRequestTimeout, protocol.Errorf(protocol.CodeBadRequest, "the body came too slowly"))
-		default:
-			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "malformed JSON body"))
-		}
+	if !s.decodeBody(w, r, botMoveBodyLimit, &req) {
 		return
 	}
 	for _, f := range []struct{ name, v string }{{"game", req.Game}, {"variant", req.Variant}, {"level", req.Level}} {

@@ -46,8 +46,8 @@ func TestTorneioBadInput(t *testing.T) {
 		status            int
 		code, msg         string
 	}{
-		{"no token", "", ok, 401, "not_a_player", "Bearer"},
-		{"unknown token", "nope", ok, 401, "not_a_player", "unknown token"},
+		{"no token", "", ok, 401, "unauthorized", "Bearer"},
+		{"unknown token", "nope", ok, 401, "unauthorized", "unknown token"},
 		{"bad game", c.Token, `{"game":"xadrez","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", `unknown game "xadrez"`},
 		{"one entrant", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", "2 to 16 entrants"},
 		{"too many games", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"},{"level":"apressado"},{"level":"forte"}],"partidas":[["tradicional",50],["grande",50],["impar",50],["x-random",50]]}`, 400, "bad_request", "at most 2000"},

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
-	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/torneio"
@@ -43,30 +41,9 @@ func (s *Server) startTorneios(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/torneios/{id}", s.getTorneio)
 }
 
-// bearerPlayer is the player whose token is in the Authorization header.
-func (s *Server) bearerPlayer(r *http.Request) (store.Player, *protocol.Error, int) {
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	token = strings.TrimSpace(token)
-	if !ok || token == "" {
-		return store.Player{}, protocol.Errorf(protocol.CodeNotAPlayer, "a player's token is needed: Authorization: Bearer <token>"), http.StatusUnauthorized
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-	defer cancel()
-	p, err := s.cfg.Store.PlayerByToken(ctx, hub.HashToken(token))
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return store.Player{}, protocol.Errorf(protocol.CodeNotAPlayer, "unknown token"), http.StatusUnauthorized
-	case err != nil:
-		s.log.Error("player lookup", zap.Error(err))
-		return store.Player{}, protocol.Errorf(protocol.CodeInternal, "could not check the token, try again"), http.StatusServiceUnavailable
-	}
-	return p, nil, 0
-}
-
 func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
-	p, perr, status := s.bearerPlayer(r)
-	if perr != nil {
-		s.httpError(w, status, perr)
+	p, ok := s.bearer(w, r)
+	if !ok {
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxTorneioBody+1))
