@@ -71,6 +71,11 @@ test('My games lists a finished go game; its page replays it, downloads its SGF 
   const points = (await graph.locator('polyline').getAttribute('points')).trim().split(' ');
   assert.equal(points.length, MOVES.length, 'a win rate a move');
   await shoot(alice.page, 'game-page-go');
+  // The language switch relabels the analysis with the rest of the page.
+  await alice.page.locator('#lang').selectOption('en');
+  await alice.page.locator('html[lang="en"]').waitFor();
+  assert.equal(await alice.page.locator('.analysis h2').textContent(), 'Analysis');
+  assert.match(await alice.page.locator('.analysis figcaption').textContent(), /^Black's chance of winning/);
 
   // Someone else with the link: the same page, in English, on a desktop.
   const carol = await person(browser, srv.url, null, { path: `/g/${room}` });

@@ -12,15 +12,23 @@ const MAX_POLLS = 400; // 10 minutes
 
 export function analysisPanel(room, game) {
   const body = h('div', { class: 'analysis-body' });
-  const el = h('section', { class: 'analysis' }, h('h2', {}, t('analysis.title')), body);
+  const title = h('h2', {}, t('analysis.title'));
+  const el = h('section', { class: 'analysis' }, title, body);
   const url = `/api/records/${encodeURIComponent(room)}/analysis`;
   let timer = null, polls = 0, stopped = false;
+  // paint draws what the panel shows now again, in the current language.
+  let paint = () => {};
 
   function button() {
+    paint = button;
     put(body, h('button', { type: 'button', class: 'analyse', onclick: ask }, t('analysis.start')));
   }
-  async function ask() {
+  function pending() {
+    paint = pending;
     put(body, h('p', { class: 'muted analysis-pending' }, t('analysis.pending')));
+  }
+  async function ask() {
+    pending();
     try {
       const r = await fetch(url, { method: 'POST' });
       const j = await r.json();
@@ -41,6 +49,7 @@ export function analysisPanel(room, game) {
     }, POLL_MS);
   }
   function show(a) {
+    paint = () => show(a);
     const plies = Array.isArray(a.plies) ? a.plies : [];
     if (plies.length && plies.every((p) => typeof p.winRate === 'number')) return put(body, graph(plies));
     const start = plies[0] && plies[0].outlook ? h('p', { class: 'analysis-start' }, t('analysis.startOutlook', { outlook: t(`outlook.${plies[0].outlook}`) })) : null;
@@ -69,9 +78,13 @@ export function analysisPanel(room, game) {
   fetch(url).then(async (r) => {
     const j = await r.json().catch(() => ({}));
     if (r.ok && j.status === 'done') show(j);
-    else if (r.status === 202) { put(body, h('p', { class: 'muted analysis-pending' }, t('analysis.pending'))); poll(); }
+    else if (r.status === 202) { pending(); poll(); }
     else button();
   }).catch(button);
   void game;
-  return { el, destroy() { stopped = true; clearTimeout(timer); } };
+  return {
+    el,
+    relabel() { title.textContent = t('analysis.title'); paint(); },
+    destroy() { stopped = true; clearTimeout(timer); },
+  };
 }

@@ -796,6 +796,7 @@ export function roomView(main, room, { conn, navigate, record = false }) {
       joinPanel.replaceChildren();
       if (records && typeof records === 'object') adoptRecords();
       renderChat();
+      if (analysis) analysis.relabel();
       if (st) { labelPage(); render(false); }
     },
     destroy() {
