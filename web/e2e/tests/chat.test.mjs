@@ -22,15 +22,24 @@ test('players and spectators chat apart; seats and spectators marked; switch and
   await say(alice, 'boa sorte');
   for (const p of people) await line(p, 'boa sorte').waitFor();
   assert.match(await line(wendy, 'boa sorte').locator('.chat-role').textContent(), /^X$/, "a player's line shows the seat");
-  assert.equal(await line(wendy, 'boa sorte').getAttribute('class'), 'player');
+  assert.equal(await line(wendy, 'boa sorte').getAttribute('class'), 'chat-player');
 
   await say(wendy, 'que jogo');
   await line(wendy, 'que jogo').waitFor();
-  assert.equal(await line(wendy, 'que jogo').getAttribute('class'), 'spectator');
+  assert.equal(await line(wendy, 'que jogo').getAttribute('class'), 'chat-spectator');
   assert.equal(await line(wendy, 'que jogo').locator('.chat-role').textContent(), 'spectator');
   // A line Bob says after it reaches Alice after it would have.
   await say(bob, 'obrigado');
   await line(alice, 'obrigado').waitFor();
+  // On screen a player's line is one row like a spectator's, not a card
+  // (the players' panel's .player style once took the chat's lines).
+  for (const [p, size] of [[wendy, PHONE], [alice, DESKTOP]]) {
+    await p.page.setViewportSize(size);
+    const rows = [];
+    for (const text of ['boa sorte', 'obrigado']) rows.push((await line(p, text).boundingBox()).height);
+    const one = await line(p, 'boa sorte').evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 20);
+    for (const hgt of rows) assert.ok(hgt < 1.8 * one, `a chat line of one short text is ${hgt}px tall, one row is ${one}px`);
+  }
   assert.equal(await line(alice, 'que jogo').count(), 0, "a player sees the spectators' chat");
   for (const p of people) await boardsOnScreen(p.page);
   await shoot(wendy.page, 'chat-spectator');

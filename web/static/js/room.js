@@ -647,7 +647,7 @@ export function roomView(main, room, { conn, navigate, record = false }) {
       ? h('button', { type: 'button', class: 'chat-mute', title: t('chat.mute'), 'aria-label': t('chat.mute'),
         onclick: () => conn.command({ type: 'room.chat.mute', room, player: m.by }) || explain(t('why.offline')) }, '×')
       : null;
-    return h('li', { class: spectator ? 'spectator' : 'player' }, h('time', {}, at), ' ', tag, ' ',
+    return h('li', { class: spectator ? 'chat-spectator' : 'chat-player' }, h('time', {}, at), ' ', tag, ' ',
       h('b', { class: 'from' }, typeof m.from === 'object' && m.from ? m.from.name : m.from), ': ', h('span', { class: 'text' }, m.text),
       ...(mute ? [' ', mute] : []));
   }
