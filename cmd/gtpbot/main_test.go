@@ -4,8 +4,6 @@ import (
 	"context"
 	"log"
 	"os"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,24 +15,6 @@ import (
 // gnugo is Debian's GNU Go, the outside engine of the go tests.
 const gnugo = "/usr/games/gnugo"
 
-// logBuffer collects the bridge's log for a failure message.
-type logBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestGnuGoPlaysForte: the bridge, with GNU Go as its engine, plays go 9x9
 // as a bot account against the server's forte in a room, to the end; a
 // spectator sees every move and the result.
@@ -45,7 +25,7 @@ func TestGnuGoPlaysForte(t *testing.T) {
 	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 300 * time.Millisecond })
 	owner := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, owner.Token, "GNU Go")
-	var out logBuffer
+	var out testserver.Output
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

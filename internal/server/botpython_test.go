@@ -1,38 +1,17 @@
 package server_test
 
 import (
-	"bytes"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 )
-
-// lockedBuffer is a bytes.Buffer that a process's output and a test may
-// share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // waitBotOnline polls GET /api/bots until id is listed.
 func waitBotOnline(t *testing.T, s *testserver.Server, id string, out func() string) {
@@ -81,7 +60,7 @@ func TestPythonExampleBot(t *testing.T) {
 	s := testserver.Start(t)
 	ana := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, ana.Token, "exemplo")
-	var out lockedBuffer
+	var out testserver.Output
 	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
 		"--servidor", s.URL, "--token", tok, "--partidas", "1")
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -131,7 +131,7 @@ func TestTorneioQueens(t *testing.T) {
 		p.joined, p.seq, p.acted = map[string]bool{}, map[string]int64{}, map[string]string{}
 	}
 	botID, botToken := s.RegisterBot(t, players[0].c.Token, "exemplo")
-	var out lockedBuffer
+	var out testserver.Output
 	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
 		"--servidor", s.URL, "--token", botToken)
 	cmd.Stdout, cmd.Stderr = &out, &out
