@@ -222,7 +222,7 @@ func (r *Room) chat(mem Member, text string) *protocol.Error {
 		return perr
 	}
 	msg := protocol.Chat{Type: protocol.TypeRoomChat, Room: r.id, From: mem.PlayerName(), Role: role, By: player,
-		Text: text, At: time.Now().UnixMilli()}
+		Text: text, At: now.UnixMilli()}
 	if seat >= 0 {
 		msg.Seat = &seat
 	}
