@@ -81,6 +81,25 @@ func TestEncodeRoundTrip(t *testing.T) {
 // taking up to 30 s, with two named players, a clock and ten chat lines:
 // the figure quoted in docs/records.md.
 func TestEncodedSize(t *testing.T) {
+	rec := longGoGame(t)
+	data := roundTrip(t, rec)
+	noChat := *rec
+	noChat.Chat = nil
+	bare, err := Encode(&noChat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a finished 19x19 game of %d moves: %d bytes (%d without its %d chat lines), %.2f bytes a move",
+		len(rec.Moves), len(data), len(bare), len(rec.Chat), float64(len(bare))/float64(len(rec.Moves)))
+	if len(data) > 3072 {
+		t.Errorf("%d bytes, want at most 3 KiB", len(data))
+	}
+}
+
+// longGoGame is a finished 19x19 go game of 360 moves, each taking up to
+// 30 s, between two named players with a clock, and ten chat lines.
+func longGoGame(t *testing.T) *Record {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(19, 360))
 	rec := newRecord(t, "go", "19", "")
 	rec.Room = "LMzKKBL2W9"
@@ -95,18 +114,7 @@ func TestEncodedSize(t *testing.T) {
 		rec.Chat = append(rec.Chat, ChatLine{From: "ana", Seat: i % 2, Text: "a chat line of some thirty bytes",
 			At: t0.Add(time.Duration(i) * time.Minute)})
 	}
-	data := roundTrip(t, rec)
-	noChat := *rec
-	noChat.Chat = nil
-	bare, err := Encode(&noChat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("a finished 19x19 game of %d moves: %d bytes (%d without its %d chat lines), %.2f bytes a move",
-		len(rec.Moves), len(data), len(bare), len(rec.Chat), float64(len(bare))/float64(len(rec.Moves)))
-	if len(data) > 3072 {
-		t.Errorf("%d bytes, want at most 3 KiB", len(data))
-	}
+	return rec
 }
 
 // TestCodecsNumberEveryLegalMove: every move the engines list as legal, in
