@@ -1,0 +1,32 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// PlayerNames implements store.PlayerNames.
+func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("player names: %w", err)
+	}
+	if len(ids) > store.MaxNameLookups {
+		return nil, fmt.Errorf("player names: %d ids, at most %d", len(ids), store.MaxNameLookups)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]string, len(ids))
+	for _, id := range ids {
+		hash, ok := s.tokenOf[id]
+		if !ok {
+			continue
+		}
+		if g, ok := s.byToken[hash]; ok && now.Before(g.expires) && g.p.ID == id {
+			out[id] = g.p.Name
+		}
+	}
+	return out, nil
+}
