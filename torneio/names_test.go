@@ -40,7 +40,7 @@ func TestGetNamesOldTorneio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Ana", "gulosa", "pgone"}
+	want := []string{"Ana", "bot gulosa", "pgone"}
 	for i, w := range want {
 		if v.Entrants[i].Name != w || v.Standings[i].Name != w {
 			t.Errorf("entrant %d: %q, standing %q; want %q", i, v.Entrants[i].Name, v.Standings[i].Name, w)
@@ -53,7 +53,7 @@ func TestGetNamesOldTorneio(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("List = %+v, %v", list, err)
 	}
-	if got, _ := json.Marshal(list[0].Names); string(got) != `["Ana","gulosa","pgone"]` {
+	if got, _ := json.Marshal(list[0].Names); string(got) != `["Ana","bot gulosa","pgone"]` {
 		t.Errorf("summary names %s", got)
 	}
 }

@@ -41,7 +41,7 @@ type Entrant struct {
 	Player string `json:"player,omitempty"`
 	// Name is how the entrant is shown, filled by the Manager (a name in a
 	// spec is ignored): a person's display name or a bot account's name
-	// (Config.Names), else Label.
+	// (Config.Names), else its id; "bot <level>" for a level.
 	Name string `json:"name,omitempty"`
 }
 

@@ -323,8 +323,8 @@ func (m *Manager) Get(ctx context.Context, id string) (*View, error) {
 
 // name fills the names of entrants (of the indexes in which, or of all when
 // which is nil) from Config.Names in one lookup; an entrant it does not
-// know keeps the name it has, else gets its Label. It reports whether a
-// name changed.
+// know keeps the name it has, else gets its Label; a level is "bot <level>".
+// It reports whether a name changed.
 func (m *Manager) name(ctx context.Context, entrants []Entrant, which []int) bool {
 	if which == nil {
 		which = make([]int, len(entrants))
@@ -349,6 +349,8 @@ func (m *Manager) name(ctx context.Context, entrants []Entrant, which []int) boo
 		e := &entrants[i]
 		n, ok := names[e.PlayerID()]
 		switch {
+		case e.Level != "":
+			n = "bot " + e.Level // as the SGF names a nameless bot
 		case ok && n != "":
 		case e.Name != "":
 			n = e.Name
@@ -404,7 +406,7 @@ func summary(v *View) Summary {
 		Names: make([]string, len(v.Entrants))}
 	for i, e := range v.Entrants {
 		s.Names[i] = e.Name
-		if s.Names[i] == "" {
+		if s.Names[i] == "" { // a live view named before the start
 			s.Names[i] = e.Label()
 		}
 	}
