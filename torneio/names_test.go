@@ -56,4 +56,7 @@ func TestGetNamesOldTorneio(t *testing.T) {
 	if got, _ := json.Marshal(list[0].Names); string(got) != `["Ana","bot gulosa","pgone"]` {
 		t.Errorf("summary names %s", got)
 	}
+	if l := list[0].Lineup; len(l) != 3 || l[0].Player != ana.ID || l[0].Name != "Ana" || l[1].Level != "gulosa" {
+		t.Errorf("summary lineup %+v", l)
+	}
 }

@@ -80,10 +80,13 @@ type Summary struct {
 	Status   string    `json:"status"`
 	Created  time.Time `json:"created"`
 	Entrants int       `json:"entrants"`
-	// Names are the entrants' names (Entrant.Name), in entrant order.
-	Names  []string `json:"names"`
-	Games  int      `json:"games"`
-	Played int      `json:"played"`
+	// Names are the entrants' names (Entrant.Name), in entrant order;
+	// Lineup the entrants themselves, so that a page names a level in its
+	// own words.
+	Names  []string  `json:"names"`
+	Lineup []Entrant `json:"lineup"`
+	Games  int       `json:"games"`
+	Played int       `json:"played"`
 }
 
 // Standings computes the standings from the games' results: a win for the
@@ -403,7 +406,7 @@ func (m *Manager) List(ctx context.Context) ([]Summary, error) {
 
 func summary(v *View) Summary {
 	s := Summary{ID: v.ID, Game: v.Game, Status: v.Status, Created: v.Created, Entrants: len(v.Entrants), Games: len(v.Games),
-		Names: make([]string, len(v.Entrants))}
+		Names: make([]string, len(v.Entrants)), Lineup: slices.Clone(v.Entrants)}
 	for i, e := range v.Entrants {
 		s.Names[i] = e.Name
 		if s.Names[i] == "" { // a live view named before the start
