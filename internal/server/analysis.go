@@ -198,7 +198,9 @@ func (s *Server) analyse(rec *records.Record, as store.RecordAnalyses) {
 			}
 			a, err := s.analyseOne(ctx, an, st, seat, rec.Seed+uint64(i))
 			if err != nil {
-				return err
+				// The last move then goes unjudged; the rest stands.
+				s.log.Warn("analysis: final position", zap.String("room", rec.Room), zap.Error(err))
+				return ctx.Err()
 			}
 			v := afterOf(last, a)
 			end = &v

@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -56,15 +58,24 @@ func TestTorneioNames(t *testing.T) {
 			t.Errorf("summary name %d %q, want %q", i, got, w)
 		}
 	}
-	// The rooms of the first games seat the people under their names.
+	// The rooms of the first games seat the people under their names
+	// (the tournament's goroutine makes them just after the start).
 	checked := 0
+	deadline := time.Now().Add(testserver.Timeout)
+	for !slices.ContainsFunc(v.Games, func(g torneio.Game) bool { return g.Room != "" && g.Entrants[0] == 0 }) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no game of Ana's started: %+v", v.Games)
+		}
+		time.Sleep(20 * time.Millisecond)
+		s.GetJSON(t, "/api/torneios/"+created.ID, &v)
+	}
 	for _, g := range v.Games {
 		if g.Room == "" {
 			continue
 		}
 		saved, err := s.Store.LoadRoom(t.Context(), g.Room)
 		if err != nil {
-			continue // made just after the view was published
+			t.Fatalf("room %s of a started game: %v", g.Room, err)
 		}
 		rec, err := rooms.RecordOf(saved.Snapshot)
 		if err != nil {

@@ -2,18 +2,14 @@ package memstore
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // PlayerNames implements store.PlayerNames.
 func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("player names: %w", err)
-	}
-	if len(ids) > store.MaxNameLookups {
-		return nil, fmt.Errorf("player names: %d ids, at most %d", len(ids), store.MaxNameLookups)
+	if err := store.CheckNameLookup(ctx, ids); err != nil {
+		return nil, err
 	}
 	now := s.now()
 	s.mu.Lock()

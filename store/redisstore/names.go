@@ -13,11 +13,8 @@ import (
 // token of each id's identity hash (PlayerKey), kept when the token gives
 // back the id (a key by token hash or a stray hash is not a match).
 func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("player names: %w", err)
-	}
-	if len(ids) > store.MaxNameLookups {
-		return nil, fmt.Errorf("player names: %d ids, at most %d", len(ids), store.MaxNameLookups)
+	if err := store.CheckNameLookup(ctx, ids); err != nil {
+		return nil, err
 	}
 	out := make(map[string]string, len(ids))
 	if len(ids) == 0 {

@@ -10,21 +10,13 @@ import {
   startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, act, cell,
   setLang, sleep, PHONE, DESKTOP, SHOTS,
 } from '../lib.mjs';
+import { onScreen } from '../onscreen.mjs';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 
 let srv, browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
-
-// onScreen asserts that loc has a non-empty box inside the viewport.
-async function onScreen(page, loc, what) {
-  await loc.scrollIntoViewIfNeeded();
-  const box = await loc.boundingBox();
-  const vp = page.viewportSize();
-  assert.ok(box && box.width > 0 && box.height > 0 && box.x >= 0 && box.y >= 0 &&
-    box.x + box.width <= vp.width && box.y + box.height <= vp.height, `${what} is at ${JSON.stringify(box)} in ${JSON.stringify(vp)}`);
-}
 
 // play plays moves in turn between two people (a move a cell, or 'pass').
 async function play(people, moves) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import {
   startServer, launch, person, closeAll, noErrors, setLang, waitFor, sleep, PHONE, DESKTOP, SHOTS,
 } from '../lib.mjs';
+import { onScreen } from '../onscreen.mjs';
 
 let srv, browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -20,14 +21,6 @@ after(async () => { await browser?.close(); await srv?.stop(); });
 function playerID(token) {
   const hash = createHash('sha256').update(token).digest('hex');
   return 'p' + createHash('sha256').update('tabuleiro player id\0' + hash).digest().subarray(0, 12).toString('base64url');
-}
-
-async function onScreen(page, loc, what) {
-  await loc.scrollIntoViewIfNeeded();
-  const box = await loc.boundingBox();
-  const vp = page.viewportSize();
-  assert.ok(box && box.width > 0 && box.height > 0 && box.x >= 0 && box.y >= 0 &&
-    box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5, `${what} is at ${JSON.stringify(box)} in ${JSON.stringify(vp)}`);
 }
 
 test('a tournament lists its entrants by name in the lobby and on its page', async () => {
