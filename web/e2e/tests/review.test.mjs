@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, act, cell,
-  setLang, sleep, PHONE, DESKTOP, SHOTS,
+  setLang, sleep, assertContrast, PHONE, DESKTOP, SHOTS,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
 import { join } from 'node:path';
@@ -75,9 +75,16 @@ test('morris: the move that threw the draw away is marked "?" on the move list, 
       assert.equal(await alice.page.locator('.replay-pos').textContent(), `4 / ${MOVES.length}`);
       assert.equal(await marked.getAttribute('aria-current'), 'step');
       await onScreen(alice.page, marked, `the marked move (${lang}, ${label})`);
+      await assertContrast(alice.page, `the reviewed game page (${lang}, ${label})`);
       await snap(alice.page, `review-morris-${lang}-${label}`);
     }
   }
+  // The marks keep AA contrast in the dark theme too.
+  await alice.page.emulateMedia({ colorScheme: 'dark' });
+  await onScreen(alice.page, marked.locator('.review-mark'), 'the mark (dark)');
+  await assertContrast(alice.page, 'the reviewed game page (dark)');
+  await snap(alice.page, 'review-morris-en-desktop-dark');
+  await alice.page.emulateMedia({ colorScheme: 'light' });
   // A click on the marked move itself jumps there too.
   await alice.page.keyboard.press('Home');
   assert.equal(await alice.page.locator('.replay-pos').textContent(), `0 / ${MOVES.length}`);
@@ -128,6 +135,7 @@ test('go: the biggest drop in chance of winning is marked on the graph and the m
       await onScreen(alice.page, summary, `the summary (${lang}, ${label})`);
       await summary.locator('.jump').click();
       assert.equal(await alice.page.locator('.replay-pos').textContent(), `${a.worst + 1} / ${MOVES.length}`);
+      await assertContrast(alice.page, `the reviewed go game (${lang}, ${label})`);
       await snap(alice.page, `review-go-${lang}-${label}`);
     }
   }
