@@ -62,3 +62,35 @@ func testBots(t *testing.T, s store.Store) {
 		t.Fatal("a guest's id reads as a bot's")
 	}
 }
+
+// testPlayerNames checks the names found by id: a person's (its id derived
+// from its token) after a rename, nothing for an unknown id, and a refusal
+// past MaxNameLookups.
+func testPlayerNames(t *testing.T, s store.Store) {
+	pn, ok := s.(store.PlayerNames)
+	if !ok {
+		t.Fatalf("%T does not implement store.PlayerNames", s)
+	}
+	ctx := ctxT(t)
+	ana := store.Player{ID: store.PlayerID("hash-ana"), Name: "Ana", TokenHash: "hash-ana"}
+	bia := store.Player{ID: store.PlayerID("hash-bia"), Name: "Bia", TokenHash: "hash-bia"}
+	for _, p := range []store.Player{ana, bia, {ID: ana.ID, Name: "Ana Lima", TokenHash: ana.TokenHash}} {
+		if err := s.SavePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := pn.PlayerNames(ctx, []string{ana.ID, "pnobody", bia.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{ana.ID: "Ana Lima", bia.ID: "Bia"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("PlayerNames = %v, want %v", got, want)
+	}
+	if got, err := pn.PlayerNames(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("PlayerNames(nil) = %v, %v; want none", got, err)
+	}
+	if _, err := pn.PlayerNames(ctx, make([]string, store.MaxNameLookups+1)); err == nil {
+		t.Errorf("PlayerNames of %d ids: no error", store.MaxNameLookups+1)
+	}
+}

@@ -83,6 +83,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"SeatedGuestsKeepTheirIdentity", testSeatedGuestsKept},
 		{"IdleRoomsExpire", testIdleRoomsExpire},
 		{"Bots", testBots},
+		{"PlayerNames", testPlayerNames},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}
