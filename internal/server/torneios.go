@@ -42,9 +42,9 @@ func (s *Server) startTorneios(mux *http.ServeMux) {
 }
 
 // playerNames returns the display names of ids: a bot account's from the
-// bots online (its registered name), a person's from the store
-// (store.PlayerNames, one round trip for them all). Ids it cannot name are
-// left out.
+// bots online (its registered name), the others' (people, and bots
+// offline) from the store (store.PlayerNames, one round trip for them
+// all). Ids it cannot name are left out.
 func (s *Server) playerNames(ctx context.Context, ids []string) map[string]string {
 	out := make(map[string]string, len(ids))
 	var people []string

@@ -11,7 +11,7 @@ import (
 
 // PlayerNames implements store.PlayerNames in one pipeline: the name and
 // token of each id's identity hash (PlayerKey), kept when the token gives
-// back the id (a key by token hash or a stray hash is not a match).
+// back the id (a person's or a bot account's) (a key by token hash or a stray hash is not a match).
 func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]string, error) {
 	if err := store.CheckNameLookup(ctx, ids); err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]strin
 		}
 		token, _ := v[0].(string)
 		name, _ := v[1].(string)
-		if token != "" && store.PlayerID(token) == id {
+		if token != "" && derivedID(id, token) {
 			out[id] = name
 		}
 	}

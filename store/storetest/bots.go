@@ -64,8 +64,9 @@ func testBots(t *testing.T, s store.Store) {
 }
 
 // testPlayerNames checks the names found by id: a person's (its id derived
-// from its token) after a rename, nothing for an unknown id, and a refusal
-// past MaxNameLookups.
+// from its token) after a rename, a bot account's (a tournament names its
+// entrants while they are offline), nothing for an unknown id, and a
+// refusal past MaxNameLookups.
 func testPlayerNames(t *testing.T, s store.Store) {
 	pn, ok := s.(store.PlayerNames)
 	if !ok {
@@ -74,16 +75,20 @@ func testPlayerNames(t *testing.T, s store.Store) {
 	ctx := ctxT(t)
 	ana := store.Player{ID: store.PlayerID("hash-ana"), Name: "Ana", TokenHash: "hash-ana"}
 	bia := store.Player{ID: store.PlayerID("hash-bia"), Name: "Bia", TokenHash: "hash-bia"}
-	for _, p := range []store.Player{ana, bia, {ID: ana.ID, Name: "Ana Lima", TokenHash: ana.TokenHash}} {
+	robo := store.Player{ID: store.BotID("hash-robo"), Name: "Robozinho", TokenHash: "hash-robo"}
+	for _, p := range []store.Player{ana, bia, {ID: ana.ID, Name: "Ana Lima", TokenHash: ana.TokenHash}, robo} {
 		if err := s.SavePlayer(ctx, p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := pn.PlayerNames(ctx, []string{ana.ID, "pnobody", bia.ID})
+	if got, err := s.PlayerByToken(ctx, robo.TokenHash); err != nil || got != robo {
+		t.Fatalf("PlayerByToken(the bot's) = %+v, %v; want %+v", got, err, robo)
+	}
+	got, err := pn.PlayerNames(ctx, []string{ana.ID, "pnobody", bia.ID, robo.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{ana.ID: "Ana Lima", bia.ID: "Bia"}
+	want := map[string]string{ana.ID: "Ana Lima", bia.ID: "Bia", robo.ID: "Robozinho"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("PlayerNames = %v, want %v", got, want)
 	}
