@@ -71,10 +71,10 @@ type conn struct {
 	pinger      *time.Timer
 	closeCode   int
 	closeReason string
-	rooms       map[string]*rooms.Room // made on first use
-	// inRemote: the rooms served by other nodes this connection is in
-	// (made on first use).
-	inRemote map[string]bool
+	// rooms: the rooms the connection is in, by id: the room when it runs
+	// here, nil when another node serves it (JoinedElsewhere). Made on
+	// first use.
+	rooms map[string]*rooms.Room
 
 	// reader-goroutine state
 	tokens     float64
@@ -160,7 +160,7 @@ func (c *conn) inRooms(room string) (n int, in bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, in = c.rooms[room]
-	return len(c.rooms) + len(c.inRemote), in || c.inRemote[room]
+	return len(c.rooms), in
 }
 
 func (c *conn) Left(r *rooms.Room) {
@@ -449,12 +449,13 @@ func (c *conn) cleanup() {
 	}
 	code, reason := c.closeCode, c.closeReason
 	rs := make([]*rooms.Room, 0, len(c.rooms))
-	for _, r := range c.rooms {
-		rs = append(rs, r)
-	}
 	var remote []string
-	for id := range c.inRemote {
-		remote = append(remote, id)
+	for id, r := range c.rooms {
+		if r == nil {
+			remote = append(remote, id)
+		} else {
+			rs = append(rs, r)
+		}
 	}
 	c.mu.Unlock()
 	if start {

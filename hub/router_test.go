@@ -120,7 +120,8 @@ func TestClosedConnTellsRouter(t *testing.T) {
 	rr := &recRouter{}
 	h.router = rr
 	c := socketless(h, "bia")
-	c.inRemote = map[string]bool{"far": true, "away": true}
+	c.JoinedElsewhere("far")
+	c.JoinedElsewhere("away")
 	h.wg.Add(1)
 	c.cleanup()
 	slices.Sort(rr.gone)

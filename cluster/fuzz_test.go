@@ -1,4 +1,4 @@
-package hub
+package cluster
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/broker"
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -40,9 +41,9 @@ func FuzzClusterMessage(f *testing.F) {
 	st := memstore.New()
 	m := rooms.NewManager(rooms.Config{Catalog: games.Catalog(), Store: st, Log: zap.NewNop()})
 	b := broker.NewMemory(0)
-	h := New(Config{Rooms: m, Catalog: games.Catalog(), Store: st, Log: zap.NewNop(),
-		Cluster: &Cluster{Broker: b, Leases: st, Node: "me"}})
-	if err := h.StartCluster(context.Background()); err != nil {
+	h := hub.New(hub.Config{Rooms: m, Catalog: games.Catalog(), Store: st, Log: zap.NewNop()})
+	n, err := Start(context.Background(), Config{Hub: h, Rooms: m, Matcher: st, Broker: b, Leases: st, Node: "me"})
+	if err != nil {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() {
@@ -51,7 +52,7 @@ func FuzzClusterMessage(f *testing.F) {
 		_ = b.Close()
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h.cl.handle(data)
+		n.handle(data)
 		if got := h.RoomSummaries(); got == nil && len(m.Summaries()) > 0 {
 			t.Fatal("the lobby stopped answering")
 		}
