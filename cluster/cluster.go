@@ -89,11 +89,9 @@ type Node struct {
 
 	sub, nodes *broker.Subscription
 
-	// mu guards the maps below. Lock order: mu, then a hub connection's
-	// own lock (Client.JoinedElsewhere/LeftElsewhere, called with mu held
-	// so that this node's record of a remote room and the connection's
-	// agree), never the other way round; link.mu and dirtyMu are taken
-	// alone. No lock is held across a broker or store call.
+	// mu guards the maps below. It, link.mu and dirtyMu are each taken
+	// alone (no other lock, the hub's included, is taken while one is
+	// held), and none is held across a broker or store call.
 	mu      sync.Mutex
 	pending map[uint64]chan string
 	links   map[linkKey]*link

@@ -75,7 +75,7 @@ func (c *client) Closed() bool {
 	return c.closed
 }
 
-func (c *client) JoinedElsewhere(room string) bool {
+func (c *client) JoinedElsewhere(room, _ string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.elsewhere[room] = true

@@ -14,17 +14,19 @@ import (
 )
 
 // Remote rooms: the rooms served by other nodes in which this node has
-// connections. Their owner's links say who joined and left (frames); the
-// node watches their leases and owners (watch) and joins its connections
-// again (rejoin) when a room changes hands or its frames skip one.
+// connections. Their owner's links say who joined and left (frames), which
+// the node reports to the hub's one membership index (JoinedElsewhere,
+// LeftElsewhere); it keeps of each room only its owner and its link's
+// sequence. It watches their leases and owners (watch) and joins the
+// members the hub lists (Hub.Elsewhere) again (rejoin) when a room changes
+// hands or its frames skip one.
 
 // remoteRoom is what a node knows of a room served elsewhere in which it has
-// connections.
+// connections: who serves it, and the last message of its link.
 type remoteRoom struct {
-	owner   string
-	link    uint64
-	seq     uint64
-	members map[hub.Client]string // role asked for
+	owner string
+	link  uint64
+	seq   uint64
 }
 
 // watch checks the lease of every room served elsewhere in which this node
@@ -48,15 +50,17 @@ func (n *Node) watch() {
 			return
 		case <-t.C:
 		}
-		n.mu.Lock()
 		type check struct {
 			room, owner string
 		}
 		var cs []check
-		for id, rr := range n.remote {
-			cs = append(cs, check{id, rr.owner})
+		for _, id := range n.remoteRooms() {
+			n.mu.Lock()
+			if rr := n.remote[id]; rr != nil {
+				cs = append(cs, check{id, rr.owner})
+			}
+			n.mu.Unlock()
 		}
-		n.mu.Unlock()
 		leases := now().Sub(leasesAt) >= n.cfg.TTL/3
 		if leases {
 			leasesAt = now()
@@ -91,19 +95,36 @@ func (n *Node) watch() {
 	}
 }
 
+// remoteRooms returns the remote rooms this node has members in, and
+// forgets those it has none in any more.
+func (n *Node) remoteRooms() []string {
+	n.mu.Lock()
+	ids := make([]string, 0, len(n.remote))
+	for id := range n.remote {
+		ids = append(ids, id)
+	}
+	n.mu.Unlock()
+	in := ids[:0]
+	for _, id := range ids {
+		if len(n.h.Elsewhere(id)) > 0 {
+			in = append(in, id)
+			continue
+		}
+		n.mu.Lock()
+		delete(n.remote, id)
+		n.mu.Unlock()
+	}
+	return in
+}
+
 // rejoinAll joins this node's connections in room again (after a takeover
 // or a gap in its frames).
 func (n *Node) rejoinAll(room string) {
 	n.mu.Lock()
-	rr := n.remote[room]
-	var who map[hub.Client]string
-	if rr != nil {
-		delete(n.remote, room)
-		who = rr.members
-	}
+	delete(n.remote, room)
 	n.mu.Unlock()
-	for c, as := range who {
-		n.rejoin(c, room, as)
+	for _, m := range n.h.Elsewhere(room) {
+		n.rejoin(m.Client, room, m.As)
 	}
 }
 
@@ -127,9 +148,11 @@ func (n *Node) rejoin(c hub.Client, room, as string) {
 	if perr := (router{n}).Route(ctx, c, m); perr != nil {
 		n.log.Info("join again failed", zap.String("room", room), zap.Uint64("conn", c.ConnID()), zap.String("error", perr.Msg))
 		// The room could not be reached: keep it known, so that the
-		// watch tries again.
+		// watch tries again; a room that is no more is left.
 		if perr.Code == protocol.CodeInternal {
 			n.member(room, "", c, as)
+		} else {
+			c.LeftElsewhere(room)
 		}
 	}
 }
@@ -145,31 +168,25 @@ func (n *Node) OnFenced(room string, members []rooms.JoinAs) {
 	}
 }
 
-// member records that c is (as != "-") or is no longer a member of the room
-// served by owner.
+// member reports to the hub that c is (as != "-") or is no longer a member
+// of the room served by owner, and keeps the room known (watch) while c is.
+// A room left by every member is forgotten by the next watch.
 func (n *Node) member(room, owner string, c hub.Client, as string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	rr := n.remote[room]
 	if as == "-" {
-		if rr != nil {
-			delete(rr.members, c)
-			if len(rr.members) == 0 {
-				delete(n.remote, room)
-			}
-		}
 		c.LeftElsewhere(room)
 		return
 	}
+	n.mu.Lock()
+	rr := n.remote[room]
 	if rr == nil {
-		rr = &remoteRoom{owner: owner, members: map[hub.Client]string{}}
+		rr = &remoteRoom{owner: owner}
 		n.remote[room] = rr
 	}
 	if owner != "" {
 		rr.owner = owner
 	}
-	rr.members[c] = as
-	c.JoinedElsewhere(room)
+	n.mu.Unlock()
+	c.JoinedElsewhere(room, as)
 }
 
 // frames delivers a link message to the connections it names.

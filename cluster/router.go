@@ -22,18 +22,14 @@ func (r router) Route(ctx context.Context, c rooms.Member, m *protocol.ClientMes
 	return hub.Reach(ctx, r.n.cfg.Rooms, r.n.log, c, m, r.n.elsewhere)
 }
 
-// Gone implements hub.Router: it tells the node serving room that c closed.
+// Gone implements hub.Router: it tells the node serving room that c closed
+// (the hub has taken c out of its index already).
 func (r router) Gone(m rooms.Member, room string) {
 	n := r.n
-	c, _ := m.(hub.Client)
 	n.mu.Lock()
 	owner := ""
 	if rr := n.remote[room]; rr != nil {
 		owner = rr.owner
-		delete(rr.members, c)
-		if len(rr.members) == 0 {
-			delete(n.remote, room)
-		}
 	}
 	n.mu.Unlock()
 	if owner != "" && owner != n.cfg.Node {

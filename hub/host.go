@@ -21,9 +21,10 @@ type Client interface {
 	// Fail sends the client an error that answers no request of its own.
 	Fail(e *protocol.Error)
 	// JoinedElsewhere records that the client is a member of room, served
-	// by another node: it counts in Config.MaxRooms, and the Router is
-	// told (Gone) when the connection closes. False when it has closed.
-	JoinedElsewhere(room string) bool
+	// by another node, as as (the role it asked for): it counts in
+	// Config.MaxRooms, Hub.Elsewhere lists it, and the Router is told
+	// (Gone) when the connection closes. False when it has closed.
+	JoinedElsewhere(room, as string) bool
 	// LeftElsewhere records that the client is no longer a member of room
 	// served by another node.
 	LeftElsewhere(room string)
@@ -117,28 +118,3 @@ func (c *conn) Closed() bool { return c.isClosed() }
 
 // Fail implements Client.
 func (c *conn) Fail(e *protocol.Error) { c.errorTo(nil, "", e) }
-
-// JoinedElsewhere implements Client.
-func (c *conn) JoinedElsewhere(room string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return false
-	}
-	if c.rooms == nil {
-		c.rooms = map[string]*rooms.Room{}
-	}
-	if _, ok := c.rooms[room]; !ok {
-		c.rooms[room] = nil
-	}
-	return true
-}
-
-// LeftElsewhere implements Client.
-func (c *conn) LeftElsewhere(room string) {
-	c.mu.Lock()
-	if r, ok := c.rooms[room]; ok && r == nil {
-		delete(c.rooms, room)
-	}
-	c.mu.Unlock()
-}

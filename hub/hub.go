@@ -150,6 +150,9 @@ type Hub struct {
 	byID     map[uint64]*conn
 	creating map[string]int // rooms being made for each player (reserveRoom)
 
+	// members: which connection is in which room (members.go).
+	members *membership
+
 	// peakHeld is the most bytes any connection's queue has held
 	// (SendQueuePeak).
 	peakHeld atomic.Int64
@@ -197,7 +200,7 @@ func New(cfg Config) *Hub {
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
 		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]int{},
-		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
+		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	// Memory per connection: clients send small messages (a move or a hello
 	// is under 200 bytes), so a 256-byte read buffer serves (gorilla's floor
 	// is 125, the largest control frame; a larger message is read straight

@@ -120,8 +120,8 @@ func TestClosedConnTellsRouter(t *testing.T) {
 	rr := &recRouter{}
 	h.router = rr
 	c := socketless(h, "bia")
-	c.JoinedElsewhere("far")
-	c.JoinedElsewhere("away")
+	c.JoinedElsewhere("far", rooms.RoleSpectator)
+	c.JoinedElsewhere("away", rooms.RolePlayer)
 	h.wg.Add(1)
 	c.cleanup()
 	slices.Sort(rr.gone)
