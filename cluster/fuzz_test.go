@@ -1,17 +1,11 @@
 package cluster
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
-	"go.uber.org/zap"
-
 	"github.com/tabuleiro/tabuleiro/broker"
-	"github.com/tabuleiro/tabuleiro/engine/games"
-	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
@@ -38,19 +32,9 @@ func FuzzClusterMessage(f *testing.F) {
 	f.Add([]byte(`{"k":"frames","i":[{"c":null,"f":null}]}`))
 	f.Add([]byte(`not json`))
 
-	st := memstore.New()
-	m := rooms.NewManager(rooms.Config{Catalog: games.Catalog(), Store: st, Log: zap.NewNop()})
 	b := broker.NewMemory(0)
-	h := hub.New(hub.Config{Rooms: m, Catalog: games.Catalog(), Store: st, Log: zap.NewNop()})
-	n, err := Start(context.Background(), Config{Hub: h, Rooms: m, Matcher: st, Broker: b, Leases: st, Node: "me"})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() {
-		_ = m.Shutdown(context.Background())
-		_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
-		_ = b.Close()
-	})
+	f.Cleanup(func() { _ = b.Close() })
+	h, m, n := memNode(f, memstore.New(), b, "me")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n.handle(data)
 		if got := h.RoomSummaries(); got == nil && len(m.Summaries()) > 0 {

@@ -17,7 +17,7 @@ import (
 
 // memNode is one node of an in-process cluster: its rooms' Manager, its hub
 // and its Node, on a store and a broker shared with the other nodes.
-func memNode(t *testing.T, st *memstore.Store, b *broker.Memory, id string) (*hub.Hub, *rooms.Manager, *Node) {
+func memNode(t testing.TB, st *memstore.Store, b *broker.Memory, id string) (*hub.Hub, *rooms.Manager, *Node) {
 	t.Helper()
 	var n *Node
 	m := rooms.NewManager(rooms.Config{Catalog: games.Catalog(), Store: st, Log: zap.NewNop(),

@@ -19,12 +19,8 @@ import (
 func TestMembershipIndex(t *testing.T) {
 	st := memstore.New()
 	m := rooms.NewManager(rooms.Config{Catalog: games.Catalog(), Store: st, Log: zap.NewNop()})
-	h := New(Config{Rooms: m, Catalog: games.Catalog(), Store: st})
-	defer func() {
-		close(h.quit)
-		h.lwg.Wait()
-		_ = m.Shutdown(context.Background())
-	}()
+	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
+	h := testHub(t, Config{Rooms: m, Catalog: games.Catalog(), Store: st})
 	rr := &recRouter{}
 	h.router = rr
 	ana := socketless(h, "ana")

@@ -82,11 +82,7 @@ func TestDispatchThroughRouter(t *testing.T) {
 		{"not JSON", `{"type":`, nil, "", protocol.CodeBadRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := New(Config{})
-			defer func() {
-				close(h.quit)
-				h.lwg.Wait()
-			}()
+			h := testHub(t, Config{})
 			rr := &recRouter{answer: tc.answer}
 			h.router = rr
 			c := socketless(h, "ana")
@@ -112,11 +108,7 @@ func TestDispatchThroughRouter(t *testing.T) {
 // TestClosedConnTellsRouter: a connection that closes tells the Router of
 // each room it was in on another node, and of no other.
 func TestClosedConnTellsRouter(t *testing.T) {
-	h := New(Config{})
-	defer func() {
-		close(h.quit)
-		h.lwg.Wait()
-	}()
+	h := testHub(t, Config{})
 	rr := &recRouter{}
 	h.router = rr
 	c := socketless(h, "bia")
