@@ -4,6 +4,11 @@
 // a rate limit, the origin check), guest identities, the lobby and the
 // quick-match queues, and the routing of room messages to the rooms. It
 // holds no game state.
+//
+// A hub serves one node. Package cluster makes it one of several by
+// plugging a Router, a Matchmaker and the other nodes' lobbies into it
+// (Hooks, host.go); the hub imports none of that code, and a single node
+// runs none of it.
 package hub
 
 import (
