@@ -130,6 +130,11 @@ func (n *Node) rejoinAll(room string) {
 
 // rejoinLater is rejoin on a goroutine of its own, which stop waits for.
 func (n *Node) rejoinLater(c hub.Client, room, as string) {
+	select {
+	case <-n.quit:
+		return // stopping: the connections are closed, or closing
+	default:
+	}
 	n.rwg.Add(1)
 	go func() {
 		defer n.rwg.Done()
