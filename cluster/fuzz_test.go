@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tabuleiro/tabuleiro/broker"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
 // FuzzClusterMessage: whatever arrives on a node's channel (another node's
@@ -32,9 +30,8 @@ func FuzzClusterMessage(f *testing.F) {
 	f.Add([]byte(`{"k":"frames","i":[{"c":null,"f":null}]}`))
 	f.Add([]byte(`not json`))
 
-	b := broker.NewMemory(0)
-	f.Cleanup(func() { _ = b.Close() })
-	h, m, n := memNode(f, memstore.New(), b, "me")
+	_, _, ns := memNodes(f, "me")
+	h, m, n := ns[0].h, ns[0].m, ns[0].n
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n.handle(data)
 		if got := h.RoomSummaries(); got == nil && len(m.Summaries()) > 0 {

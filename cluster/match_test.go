@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/tabuleiro/tabuleiro/broker"
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
 // TestMatchmakerPairsAcrossNodes: through the hub's Matchmaker seam, a
@@ -17,11 +15,8 @@ import (
 // answers its own client match.found before the room's frames. Two nodes
 // in one process on the memory store and broker; no sockets.
 func TestMatchmakerPairsAcrossNodes(t *testing.T) {
-	st := memstore.New()
-	b := broker.NewMemory(0)
-	defer b.Close()
-	_, _, na := memNode(t, st, b, "a")
-	_, mb, nb := memNode(t, st, b, "b")
+	_, _, ns := memNodes(t, "a", "b")
+	na, mb, nb := ns[0].n, ns[1].m, ns[1].n
 	key := hub.QueueKey{Game: "orbito", Variant: "2"}
 	find := &protocol.ClientMessage{Type: protocol.TypeMatchFind, Game: key.Game, Variant: key.Variant}
 

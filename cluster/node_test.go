@@ -15,6 +15,27 @@ import (
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
+// testNode is one node of an in-process cluster.
+type testNode struct {
+	h *hub.Hub
+	m *rooms.Manager
+	n *Node
+}
+
+// memNodes starts a node for each id on one memory store and broker,
+// which end with the test.
+func memNodes(t testing.TB, ids ...string) (*memstore.Store, *broker.Memory, []testNode) {
+	t.Helper()
+	st := memstore.New()
+	b := broker.NewMemory(0)
+	t.Cleanup(func() { _ = b.Close() })
+	ns := make([]testNode, len(ids))
+	for i, id := range ids {
+		ns[i].h, ns[i].m, ns[i].n = memNode(t, st, b, id)
+	}
+	return st, b, ns
+}
+
 // memNode is one node of an in-process cluster: its rooms' Manager, its hub
 // and its Node, on a store and a broker shared with the other nodes.
 func memNode(t testing.TB, st *memstore.Store, b *broker.Memory, id string) (*hub.Hub, *rooms.Manager, *Node) {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tabuleiro/tabuleiro/broker"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
 // TestClusterRouterTakesOverDeadNode: through the cluster's Router, a node
@@ -18,11 +16,9 @@ import (
 // although the lease has most of its 10 s to run. Two nodes in one process
 // on the memory store and broker; no sockets.
 func TestClusterRouterTakesOverDeadNode(t *testing.T) {
-	st := memstore.New()
-	b := broker.NewMemory(0)
-	defer b.Close()
-	ha, ma, _ := memNode(t, st, b, "a")
-	_, mb, nb := memNode(t, st, b, "b")
+	st, b, ns := memNodes(t, "a", "b")
+	ha, ma := ns[0].h, ns[0].m
+	mb, nb := ns[1].m, ns[1].n
 	ctx := context.Background()
 
 	r, err := ma.Create(ctx, rooms.Spec{Game: "orbito", Variant: "2", Seats: []rooms.Seat{{PlayerID: "p-ana", Name: "ana"}, {}}})
