@@ -18,7 +18,7 @@ import (
 // the node reports to the hub's one membership index (JoinedElsewhere,
 // LeftElsewhere); it keeps of each room only its owner and its link's
 // sequence. It watches their leases and owners (watch) and joins the
-// members the hub lists (Hub.Elsewhere) again (rejoin) when a room changes
+// members the hub lists (Hub.MembersElsewhere) again (rejoin) when a room changes
 // hands or its frames skip one.
 
 // remoteRoom is what a node knows of a room served elsewhere in which it has
@@ -106,7 +106,7 @@ func (n *Node) remoteRooms() []string {
 	n.mu.Unlock()
 	in := ids[:0]
 	for _, id := range ids {
-		if len(n.h.Elsewhere(id)) > 0 {
+		if len(n.h.MembersElsewhere(id)) > 0 {
 			in = append(in, id)
 			continue
 		}
@@ -123,7 +123,7 @@ func (n *Node) rejoinAll(room string) {
 	n.mu.Lock()
 	delete(n.remote, room)
 	n.mu.Unlock()
-	for _, m := range n.h.Elsewhere(room) {
+	for _, m := range n.h.MembersElsewhere(room) {
 		n.rejoin(m.Client, room, m.As)
 	}
 }

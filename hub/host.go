@@ -22,8 +22,8 @@ type Client interface {
 	Fail(e *protocol.Error)
 	// JoinedElsewhere records that the client is a member of room, served
 	// by another node, as as (the role it asked for): it counts in
-	// Config.MaxRooms, Hub.Elsewhere lists it, and the Router is told
-	// (Gone) when the connection closes. False when it has closed.
+	// Config.MaxRooms, Hub.MembersElsewhere lists it, and the Router is
+	// told (Gone) when the connection closes. False when it has closed.
 	JoinedElsewhere(room, as string) bool
 	// LeftElsewhere records that the client is no longer a member of room
 	// served by another node.

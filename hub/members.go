@@ -13,7 +13,7 @@ import (
 // them from the room's node (Client.JoinedElsewhere, LeftElsewhere). From
 // it come a connection's count of rooms (Config.MaxRooms), the rooms to
 // tell when it closes, and the members of a room served elsewhere, to join
-// again when that room moves (Hub.Elsewhere). The rooms keep their own
+// again when that room moves (Hub.MembersElsewhere). The rooms keep their own
 // members; nothing else in the hub does.
 //
 // Its mu is taken alone: no other lock is taken while it is held.
@@ -165,7 +165,7 @@ func (c *conn) LeftElsewhere(room string) {
 // whether room is one of them.
 func (c *conn) inRooms(room string) (n int, in bool) { return c.h.members.count(c, room) }
 
-// Elsewhere returns this node's connections in room, which another node
-// serves, with the role each asked for: those to join again when the room
-// moves.
-func (h *Hub) Elsewhere(room string) []RemoteMember { return h.members.elsewhere(room) }
+// MembersElsewhere returns this node's connections in room, which another
+// node serves, with the role each asked for: those to join again when the
+// room moves.
+func (h *Hub) MembersElsewhere(room string) []RemoteMember { return h.members.elsewhere(room) }

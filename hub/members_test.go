@@ -61,14 +61,14 @@ func TestMembershipIndex(t *testing.T) {
 		}
 	}
 	got := []string{}
-	for _, mb := range h.Elsewhere("far") {
+	for _, mb := range h.MembersElsewhere("far") {
 		got = append(got, mb.Client.PlayerID()+" "+mb.As)
 	}
 	slices.Sort(got)
 	if want := []string{"ana spectator", "bia player"}; !slices.Equal(got, want) {
 		t.Errorf("elsewhere far %q, want %q", got, want)
 	}
-	if got := h.Elsewhere(r.ID()); len(got) != 0 {
+	if got := h.MembersElsewhere(r.ID()); len(got) != 0 {
 		t.Errorf("elsewhere %s %v, want none (it runs here)", r.ID(), got)
 	}
 
@@ -83,7 +83,7 @@ func TestMembershipIndex(t *testing.T) {
 	}
 
 	bia.LeftElsewhere("far")
-	if got := h.Elsewhere("far"); len(got) != 1 || got[0].Client != ana {
+	if got := h.MembersElsewhere("far"); len(got) != 1 || got[0].Client != ana {
 		t.Errorf("elsewhere far after bia left: %v, want ana alone", got)
 	}
 
@@ -98,7 +98,7 @@ func TestMembershipIndex(t *testing.T) {
 	if ana.JoinedElsewhere("far", rooms.RolePlayer) {
 		t.Error("a closed connection joined a room")
 	}
-	if n, _ := ana.inRooms(""); n != 0 || len(h.Elsewhere("far")) != 0 {
-		t.Errorf("closed connection still indexed: %d rooms, far %v", n, h.Elsewhere("far"))
+	if n, _ := ana.inRooms(""); n != 0 || len(h.MembersElsewhere("far")) != 0 {
+		t.Errorf("closed connection still indexed: %d rooms, far %v", n, h.MembersElsewhere("far"))
 	}
 }
