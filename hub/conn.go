@@ -14,7 +14,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/rooms"
 )
 
 // conn is one WebSocket connection: a reader goroutine, and a writer
@@ -23,7 +22,8 @@ import (
 //
 // Memory per connection is what bounds how many a server holds (issues 8
 // and 20): the queue's slots are allocated as frames wait, not up front;
-// the room maps are made on first use; the reader hands each message to a
+// its rooms are in the hub's index (members.go), which holds nothing for a
+// connection in none; the reader hands each message to a
 // short-lived goroutine (handle), so the deep stack of decoding and
 // dispatching is not kept by a reader that then waits for hours; and the
 // writer is started when a frame, a ping or the close is due and returns
@@ -71,10 +71,9 @@ type conn struct {
 	pinger      *time.Timer
 	closeCode   int
 	closeReason string
-	rooms       map[string]*rooms.Room // made on first use
-	// inRemote: the rooms served by other nodes this connection is in
-	// (made on first use).
-	inRemote map[string]bool
+	// dropped: the connection closed and left the hub's membership index
+	// (guarded by Hub.members.mu, not mu).
+	dropped bool
 
 	// reader-goroutine state
 	tokens     float64
@@ -139,36 +138,6 @@ func (c *conn) noHello() {
 		c.h.cfg.Metrics.Refused.WithLabelValues("no_hello").Inc()
 	}
 	c.kill(protocol.ClosePolicy, fmt.Sprintf("no hello within %v", c.h.cfg.HelloTimeout))
-}
-
-func (c *conn) Joined(r *rooms.Room) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return false
-	}
-	if c.rooms == nil {
-		c.rooms = map[string]*rooms.Room{}
-	}
-	c.rooms[r.ID()] = r
-	return true
-}
-
-// inRooms is how many rooms the connection is in, here and on other
-// nodes; in reports whether room is one of them.
-func (c *conn) inRooms(room string) (n int, in bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, in = c.rooms[room]
-	return len(c.rooms) + len(c.inRemote), in || c.inRemote[room]
-}
-
-func (c *conn) Left(r *rooms.Room) {
-	c.mu.Lock()
-	if c.rooms[r.ID()] == r {
-		delete(c.rooms, r.ID())
-	}
-	c.mu.Unlock()
 }
 
 // kill closes the connection with a close code: the writer sends the close
@@ -448,23 +417,16 @@ func (c *conn) cleanup() {
 		start = c.claimWriter()
 	}
 	code, reason := c.closeCode, c.closeReason
-	rs := make([]*rooms.Room, 0, len(c.rooms))
-	for _, r := range c.rooms {
-		rs = append(rs, r)
-	}
-	var remote []string
-	for id := range c.inRemote {
-		remote = append(remote, id)
-	}
 	c.mu.Unlock()
 	if start {
 		go c.writer() // closes the socket
 	}
-	for _, r := range rs {
-		r.Gone(c)
-	}
-	for _, id := range remote {
-		h.router.Gone(c, id)
+	for id, p := range h.members.drop(c) {
+		if p.room != nil {
+			p.room.Gone(c)
+		} else {
+			h.router.Gone(c, id)
+		}
 	}
 	h.forget(c)
 	c.helloTimer.Stop()

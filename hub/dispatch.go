@@ -3,6 +3,7 @@ package hub
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -18,7 +19,8 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-const storeTimeout = 5 * time.Second
+// StoreTimeout bounds the store calls made for one client message.
+const StoreTimeout = 5 * time.Second
 
 func missing(fields ...string) *protocol.Error {
 	return protocol.Errorf(protocol.CodeBadRequest, "missing field %q", fields[0])
@@ -66,26 +68,18 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 	case protocol.TypeMatchFind:
 		perr = h.matchFind(c, &m)
 	case protocol.TypeMatchCancel:
-		h.mu.Lock()
-		keys := h.unqueueLocked(c)
-		h.mu.Unlock()
-		if len(keys) > 0 {
-			h.unqueueShared(c, keys)
-			h.LobbyChanged()
-		}
+		h.cancelShared(c, h.Dequeue(c))
 		c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID, Queued: false}))
 	case protocol.TypeRoomCreate:
 		perr = h.create(c, &m)
 	case TypePlayerRename:
 		perr = h.rename(c, &m)
-	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomResign, protocol.TypeRoomLeave,
-		protocol.TypeRoomChat, protocol.TypeRoomRematch, protocol.TypeRoomClaim, protocol.TypeRoomAbort,
-		protocol.TypeRoomDrawOffer, protocol.TypeRoomDrawAccept, protocol.TypeRoomDrawDecline,
-		protocol.TypeRoomTakebackAsk, protocol.TypeRoomTakebackAccept, protocol.TypeRoomTakebackDecline,
-		protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute, protocol.TypeRoomChatSpectators:
-		perr = h.roomMessage(c, &m)
 	default:
-		perr = protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type)
+		if !isRoomMessage(m.Type) {
+			perr = protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type)
+			break
+		}
+		perr = h.roomMessage(c, &m)
 	}
 	if perr != nil {
 		c.errorTo(m.ID, m.Room, perr)
@@ -95,15 +89,10 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 func isKnownType(t string) bool {
 	switch t {
 	case protocol.TypeHello, protocol.TypeLobbyWatch, protocol.TypeLobbyUnwatch, protocol.TypeMatchFind,
-		protocol.TypeMatchCancel, protocol.TypeRoomCreate, protocol.TypeRoomJoin, protocol.TypeRoomMove,
-		protocol.TypeRoomResign, protocol.TypeRoomLeave, protocol.TypeRoomChat, protocol.TypeRoomRematch,
-		protocol.TypeRoomClaim, protocol.TypeRoomAbort, protocol.TypeRoomDrawOffer, protocol.TypeRoomDrawAccept,
-		protocol.TypeRoomDrawDecline, protocol.TypeRoomTakebackAsk, protocol.TypeRoomTakebackAccept,
-		protocol.TypeRoomTakebackDecline, TypePlayerRename, protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute,
-		protocol.TypeRoomChatSpectators:
+		protocol.TypeMatchCancel, protocol.TypeRoomCreate, TypePlayerRename:
 		return true
 	}
-	return false
+	return isRoomMessage(t)
 }
 
 // CleanName strips control characters and limits a name to NameLimit runes.
@@ -119,7 +108,7 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if c.playerID != "" {
 		return protocol.Errorf(protocol.CodeBadRequest, "hello was already said")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	name := CleanName(m.Name)
 	var p store.Player
@@ -241,9 +230,10 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if seats != 2 {
 		return protocol.Errorf(protocol.CodeBadRequest, "quick match is for two-player games; create a room instead")
 	}
-	key := queueKey{m.Game, m.Variant}
-	if h.cl != nil && h.cl.matcher != nil {
-		return h.cl.matchFind(c, m, key)
+	key := QueueKey{m.Game, m.Variant}
+	if shared := h.hooks().Match; shared != nil {
+		h.cancelShared(c, h.Dequeue(c))
+		return shared.Find(c, m, key)
 	}
 	h.mu.Lock()
 	h.unqueueLocked(c)
@@ -282,7 +272,7 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant,
 		Seats: []rooms.Seat{{PlayerID: pair[0].playerID, Name: pair[0].PlayerName()}, {PlayerID: pair[1].playerID, Name: pair[1].PlayerName()}},
 		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
 		perr := protocol.AsError(err)
@@ -297,7 +287,7 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr := h.roomQuota(c, ""); perr != nil {
 		return perr
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	release, perr := h.reserveRoom(ctx, c, "")
 	if perr != nil {
@@ -419,44 +409,49 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	return h.router.Route(context.Background(), c, m)
 }
 
-// postToRoom hands m from c to the room; false when the room had closed.
-func postToRoom(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
-	var posted bool
+// Post hands room message m from c to room r; false when the room had
+// closed, or m is no room message.
+func Post(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 	switch m.Type {
 	case protocol.TypeRoomJoin:
-		posted = r.Join(c, m.As, m.ID)
+		return r.Join(c, m.As, m.ID)
 	case protocol.TypeRoomMove:
-		posted = r.Move(c, m.Move, m.ID)
-	case protocol.TypeRoomResign:
-		posted = r.Resign(c, m.ID)
-	case protocol.TypeRoomLeave:
-		posted = r.Leave(c, m.ID)
+		return r.Move(c, m.Move, m.ID)
 	case protocol.TypeRoomChat:
-		posted = r.Chat(c, *m.Text, m.ID)
+		return r.Chat(c, *m.Text, m.ID)
 	case protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute:
-		posted = r.MuteChat(c, m.Player, m.Type == protocol.TypeRoomChatMute, m.ID)
+		return r.MuteChat(c, m.Player, m.Type == protocol.TypeRoomChatMute, m.ID)
 	case protocol.TypeRoomChatSpectators:
-		posted = r.SpectatorChat(c, *m.On, m.ID)
-	case protocol.TypeRoomRematch:
-		posted = r.Rematch(c, m.ID)
-	case protocol.TypeRoomClaim:
-		posted = r.Claim(c, m.ID)
-	case protocol.TypeRoomAbort:
-		posted = r.Abort(c, m.ID)
-	case protocol.TypeRoomDrawOffer:
-		posted = r.OfferDraw(c, m.ID)
-	case protocol.TypeRoomDrawAccept:
-		posted = r.AcceptDraw(c, m.ID)
-	case protocol.TypeRoomDrawDecline:
-		posted = r.DeclineDraw(c, m.ID)
-	case protocol.TypeRoomTakebackAsk:
-		posted = r.AskTakeback(c, m.ID)
-	case protocol.TypeRoomTakebackAccept:
-		posted = r.AcceptTakeback(c, m.ID)
-	case protocol.TypeRoomTakebackDecline:
-		posted = r.DeclineTakeback(c, m.ID)
-	case typeGone:
-		posted = r.Gone(c)
+		return r.SpectatorChat(c, *m.On, m.ID)
 	}
-	return posted
+	if do := roomCommands[m.Type]; do != nil {
+		return do(r, c, m.ID)
+	}
+	return false
+}
+
+// roomCommands are the room messages that carry nothing but the request's
+// id, and the room's method each is.
+var roomCommands = map[string]func(*rooms.Room, rooms.Member, json.RawMessage) bool{
+	protocol.TypeRoomResign:          (*rooms.Room).Resign,
+	protocol.TypeRoomLeave:           (*rooms.Room).Leave,
+	protocol.TypeRoomRematch:         (*rooms.Room).Rematch,
+	protocol.TypeRoomClaim:           (*rooms.Room).Claim,
+	protocol.TypeRoomAbort:           (*rooms.Room).Abort,
+	protocol.TypeRoomDrawOffer:       (*rooms.Room).OfferDraw,
+	protocol.TypeRoomDrawAccept:      (*rooms.Room).AcceptDraw,
+	protocol.TypeRoomDrawDecline:     (*rooms.Room).DeclineDraw,
+	protocol.TypeRoomTakebackAsk:     (*rooms.Room).AskTakeback,
+	protocol.TypeRoomTakebackAccept:  (*rooms.Room).AcceptTakeback,
+	protocol.TypeRoomTakebackDecline: (*rooms.Room).DeclineTakeback,
+}
+
+// isRoomMessage reports whether t is a message for a room (Post).
+func isRoomMessage(t string) bool {
+	switch t {
+	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomChat, protocol.TypeRoomChatMute,
+		protocol.TypeRoomChatUnmute, protocol.TypeRoomChatSpectators:
+		return true
+	}
+	return roomCommands[t] != nil
 }

@@ -4,6 +4,11 @@
 // a rate limit, the origin check), guest identities, the lobby and the
 // quick-match queues, and the routing of room messages to the rooms. It
 // holds no game state.
+//
+// A hub serves one node. Package cluster makes it one of several by
+// plugging a Router, a Matchmaker and the other nodes' lobbies into it
+// (Hooks, host.go); the hub imports none of that code, and a single node
+// runs none of it.
 package hub
 
 import (
@@ -89,9 +94,6 @@ type Config struct {
 	// clients that offer it; a broadcast frame is compressed once for all
 	// its receivers (PreparedMessage).
 	Compression bool
-	// Cluster, when not nil, makes this hub one of several nodes (see
-	// Cluster); StartCluster starts it.
-	Cluster *Cluster
 	// MaxConns caps the WebSocket connections open at once; past it an
 	// upgrade is answered 503 (busy) with Retry-After. 0 is no cap.
 	MaxConns int
@@ -149,9 +151,12 @@ type Hub struct {
 	conns    map[*conn]struct{}
 	byPlayer map[string]map[*conn]struct{}
 	watchers map[*conn]struct{}
-	queues   map[queueKey][]*conn
+	queues   map[QueueKey][]*conn
 	byID     map[uint64]*conn
 	creating map[string]int // rooms being made for each player (reserveRoom)
+
+	// members: which connection is in which room (members.go).
+	members *membership
 
 	// peakHeld is the most bytes any connection's queue has held
 	// (SendQueuePeak).
@@ -161,11 +166,12 @@ type Hub struct {
 	open    atomic.Int64
 	perAddr *netlimit.Counter
 
-	cl  *cluster       // nil on a single node
-	cwg sync.WaitGroup // the cluster's joins again
-
-	// router reaches the rooms (localRouter; the cluster's with several
-	// nodes). Set by New and StartCluster, before serving; read-only then.
+	// nodes is what a several-nodes layer plugged (Plug; zero on a single
+	// node).
+	nodes Hooks
+	// router reaches the rooms (localRouter; the several-nodes layer's
+	// with several nodes). Set by New and Plug, before serving; read-only
+	// then.
 	router Router
 
 	dirty chan struct{}
@@ -174,62 +180,32 @@ type Hub struct {
 	lwg   sync.WaitGroup // the lobby goroutine
 }
 
-type queueKey struct{ game, variant string }
-
 // New returns a hub and starts its lobby goroutine.
 func New(cfg Config) *Hub {
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
-	if cfg.ReadLimit <= 0 {
-		cfg.ReadLimit = 8 << 10
-	}
-	if cfg.SendQueue <= 0 {
-		cfg.SendQueue = 256
-	}
-	if cfg.SendQueueBytes <= 0 {
-		cfg.SendQueueBytes = DefaultSendQueueBytes
-	}
-	if cfg.SocketSendBuffer <= 0 {
-		cfg.SocketSendBuffer = DefaultSocketSendBuffer
-	}
-	if cfg.PingPeriod <= 0 {
-		cfg.PingPeriod = 25 * time.Second
-	}
-	if cfg.PongWait <= 0 {
-		cfg.PongWait = 60 * time.Second
-	}
-	if cfg.WriteWait <= 0 {
-		cfg.WriteWait = 10 * time.Second
-	}
-	if cfg.Rate <= 0 {
-		cfg.Rate = 20
-	}
-	if cfg.Burst <= 0 {
-		cfg.Burst = 40
-	}
-	if cfg.MaxViolations <= 0 {
-		cfg.MaxViolations = 20
-	}
-	if cfg.LobbyInterval <= 0 {
-		cfg.LobbyInterval = 250 * time.Millisecond
-	}
-	if cfg.MaxRooms <= 0 {
-		cfg.MaxRooms = 100
-	}
-	if cfg.MaxPlayerRooms <= 0 {
-		cfg.MaxPlayerRooms = DefaultMaxPlayerRooms
-	}
-	if cfg.HelloTimeout <= 0 {
-		cfg.HelloTimeout = DefaultHelloTimeout
-	}
+	orDefault(&cfg.ReadLimit, 8<<10)
+	orDefault(&cfg.SendQueue, 256)
+	orDefault(&cfg.SendQueueBytes, DefaultSendQueueBytes)
+	orDefault(&cfg.SocketSendBuffer, DefaultSocketSendBuffer)
+	orDefault(&cfg.PingPeriod, 25*time.Second)
+	orDefault(&cfg.PongWait, 60*time.Second)
+	orDefault(&cfg.WriteWait, 10*time.Second)
+	orDefault(&cfg.Rate, 20)
+	orDefault(&cfg.Burst, 40)
+	orDefault(&cfg.MaxViolations, 20)
+	orDefault(&cfg.LobbyInterval, 250*time.Millisecond)
+	orDefault(&cfg.MaxRooms, 100)
+	orDefault(&cfg.MaxPlayerRooms, DefaultMaxPlayerRooms)
+	orDefault(&cfg.HelloTimeout, DefaultHelloTimeout)
 	if cfg.ClientAddr == nil {
 		cfg.ClientAddr = func(r *http.Request) netip.Addr { return netlimit.PeerAddr(r.RemoteAddr) }
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[queueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]int{},
-		dirty: make(chan struct{}, 1), quit: make(chan struct{})}
+		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]int{},
+		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	// Memory per connection: clients send small messages (a move or a hello
 	// is under 200 bytes), so a 256-byte read buffer serves (gorilla's floor
 	// is 125, the largest control frame; a larger message is read straight
@@ -241,6 +217,13 @@ func New(cfg Config) *Hub {
 	h.lwg.Add(1)
 	go h.lobbyLoop()
 	return h
+}
+
+// orDefault sets *v to def when it is zero or negative (not configured).
+func orDefault[T int | int64 | float64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // checkOrigin allows requests without Origin (non-browser clients), the
@@ -389,14 +372,22 @@ func (h *Hub) forget(c *conn) {
 	keys := h.unqueueLocked(c)
 	h.mu.Unlock()
 	if len(keys) > 0 {
-		h.unqueueShared(c, keys)
+		h.cancelShared(c, keys)
 		h.LobbyChanged()
 	}
 }
 
+// cancelShared takes c out of the shared queues keys, if a Matchmaker is
+// plugged.
+func (h *Hub) cancelShared(c *conn, keys []QueueKey) {
+	if m := h.hooks().Match; m != nil && len(keys) > 0 {
+		m.Cancel(c, keys)
+	}
+}
+
 // unqueueLocked takes c out of the local queues and returns their keys.
-func (h *Hub) unqueueLocked(c *conn) []queueKey {
-	var found []queueKey
+func (h *Hub) unqueueLocked(c *conn) []QueueKey {
+	var found []QueueKey
 	for k, q := range h.queues {
 		if i := slices.Index(q, c); i >= 0 {
 			q = slices.Delete(q, i, i+1)
@@ -457,7 +448,7 @@ func (h *Hub) lobby(id []byte) protocol.Lobby {
 	h.mu.Lock()
 	qs := make([]protocol.Queue, 0, len(h.queues))
 	for k, q := range h.queues {
-		qs = append(qs, protocol.Queue{Game: k.game, Variant: k.variant, Waiting: len(q)})
+		qs = append(qs, protocol.Queue{Game: k.Game, Variant: k.Variant, Waiting: len(q)})
 	}
 	h.mu.Unlock()
 	slices.SortFunc(qs, func(a, b protocol.Queue) int {
@@ -466,21 +457,19 @@ func (h *Hub) lobby(id []byte) protocol.Lobby {
 	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.RoomSummaries(), Queues: qs}
 }
 
-// RoomSummaries lists the public live rooms: this node's, and with a
-// cluster the other nodes' as their last heartbeat said, sorted by id.
+// RoomSummaries lists the public live rooms: this node's, and with several
+// nodes the other nodes' (Hooks.Lobby), sorted by id.
 func (h *Hub) RoomSummaries() []protocol.RoomSummary {
 	local := h.cfg.Rooms.Summaries()
-	h.mu.Lock()
-	cl := h.cl
-	h.mu.Unlock()
-	if cl == nil {
+	elsewhere := h.hooks().Lobby
+	if elsewhere == nil {
 		return local
 	}
 	seen := make(map[string]bool, len(local))
 	for _, s := range local {
 		seen[s.ID] = true
 	}
-	for _, s := range cl.remoteSummaries() {
+	for _, s := range elsewhere() {
 		if !seen[s.ID] && s.Status != rooms.StatusFinished {
 			seen[s.ID] = true
 			local = append(local, s)
@@ -528,9 +517,8 @@ func (h *Hub) Shutdown(ctx context.Context, code int, reason string) error {
 		close(h.quit)
 	}
 	h.lwg.Wait()
-	if h.cl != nil {
-		h.cl.stop() // the joins again still running give up
-		h.cwg.Wait()
+	if stop := h.hooks().Stop; stop != nil {
+		stop()
 	}
 	return err
 }

@@ -10,13 +10,32 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
-// A client whose queue is full is dropped (1013), never waited for.
-func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
-	h := New(Config{SendQueue: 2})
-	defer func() {
+// testHub is a hub with no server around it; its lobby goroutine ends
+// with the test.
+func testHub(t *testing.T, cfg Config) *Hub {
+	t.Helper()
+	h := New(cfg)
+	t.Cleanup(func() {
 		close(h.quit)
 		h.lwg.Wait()
-	}()
+	})
+	return h
+}
+
+// closedWith fails t unless c was closed with code.
+func closedWith(t *testing.T, c *conn, code int) {
+	t.Helper()
+	if !c.isClosed() {
+		t.Fatal("connection left open")
+	}
+	if c.closeCode != code {
+		t.Fatalf("close code %d, want %d", c.closeCode, code)
+	}
+}
+
+// A client whose queue is full is dropped (1013), never waited for.
+func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
+	h := testHub(t, Config{SendQueue: 2})
 	c := &conn{h: h, writing: true} // as if its writer were busy: frames stay queued
 	f := protocol.MustEncode(map[string]string{"type": "x"})
 	if !c.Send(f) || !c.Send(f) {
@@ -25,12 +44,7 @@ func TestSlowClientIsDroppedNotWaitedFor(t *testing.T) {
 	if c.Send(f) {
 		t.Fatal("a full queue accepted a frame")
 	}
-	if !c.isClosed() {
-		t.Fatal("slow client not closed")
-	}
-	if c.closeCode != protocol.CloseTryLater {
-		t.Fatalf("close code %d, want 1013", c.closeCode)
-	}
+	closedWith(t, c, protocol.CloseTryLater)
 	if c.Send(f) {
 		t.Fatal("a closed connection accepted a frame")
 	}
@@ -104,17 +118,8 @@ func TestOffersDeflate(t *testing.T) {
 // A handler that panics (here: a hub built without the rooms it needs)
 // closes its own connection with 1011; the panic does not leave handle.
 func TestPanickingHandlerClosesItsConnection(t *testing.T) {
-	h := New(Config{})
-	defer func() {
-		close(h.quit)
-		h.lwg.Wait()
-	}()
+	h := testHub(t, Config{})
 	c := &conn{h: h, writing: true, playerID: "p1"} // as if its writer were busy
 	c.handle([]byte(`{"type":"room.join","room":"r1","as":"spectator"}`))
-	if !c.isClosed() {
-		t.Fatal("connection left open after its handler panicked")
-	}
-	if c.closeCode != websocket.CloseInternalServerErr {
-		t.Fatalf("close code %d, want 1011", c.closeCode)
-	}
+	closedWith(t, c, websocket.CloseInternalServerErr)
 }

@@ -57,7 +57,7 @@ func (h *Hub) reserveRoom(ctx context.Context, c *conn, room string) (release fu
 // read lets the join through: the room decides, and most joins take no
 // new room; a new room needs the store anyway.
 func (h *Hub) playerQuota(c *conn, room string) *protocol.Error {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	release, perr := h.reserveRoom(ctx, c, room)
 	if perr == nil {

@@ -34,7 +34,7 @@ func (h *Hub) rename(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if name == "" {
 		return protocol.Errorf(protocol.CodeBadRequest, "a name needs at least one visible character")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	p := store.Player{ID: c.playerID, Name: name, TokenHash: c.tokenHash}
 	if err := h.cfg.Store.SavePlayer(ctx, p); err != nil {

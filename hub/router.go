@@ -15,8 +15,8 @@ import (
 // connection closes, the hub tells the Router of every room the connection
 // was in that does not run here. A single node's Router is localRouter: the
 // rooms of this node's Manager, and nothing else. With several nodes the
-// cluster's router (hub/cluster.go) also reaches the rooms other nodes
-// serve.
+// router plugged by package cluster (Plug) also reaches the rooms other
+// nodes serve, through Reach.
 type Router interface {
 	// Route hands m from c to room m.Room and returns the error to send
 	// back, if any; ctx bounds the store calls needed to find the room.
@@ -25,22 +25,22 @@ type Router interface {
 	Gone(c rooms.Member, room string)
 }
 
-// delivery is what became of a message sent to another node's room.
-type delivery int
+// Delivery is what became of a message sent to another node's room.
+type Delivery int
 
 const (
-	// delivered: the room took it.
-	delivered delivery = iota
-	// lookAgain: the room is no longer there (it stopped, or its node is
+	// Delivered: the room took it.
+	Delivered Delivery = iota
+	// LookAgain: the room is no longer there (it stopped, or its node is
 	// dead and its lease was freed): find it again.
-	lookAgain
-	// noAnswer: no answer in time.
-	noAnswer
+	LookAgain
+	// NoAnswer: no answer in time.
+	NoAnswer
 )
 
-// elsewhereFunc sends m from c to the room when owner serves it; attempt
-// counts the tries of one Route from 0.
-type elsewhereFunc func(ctx context.Context, owner string, c rooms.Member, m *protocol.ClientMessage, attempt int) delivery
+// Elsewhere sends m from c to the room when another node, owner, serves it;
+// attempt counts the tries of one Reach from 0.
+type Elsewhere func(ctx context.Context, owner string, c rooms.Member, m *protocol.ClientMessage, attempt int) Delivery
 
 // localRouter is a single node's Router: the rooms of its Manager.
 type localRouter struct {
@@ -50,22 +50,24 @@ type localRouter struct {
 
 // Route implements Router.
 func (r localRouter) Route(ctx context.Context, c rooms.Member, m *protocol.ClientMessage) *protocol.Error {
-	return reach(ctx, r.rooms, r.log, c, m, nil)
+	return Reach(ctx, r.rooms, r.log, c, m, nil)
 }
 
 // Gone implements Router: every room of a single node runs here.
 func (localRouter) Gone(rooms.Member, string) {}
 
-// reach is Route: the room when it runs here (no store call), else the
+// Reach is Route: the room when it runs here (no store call), else the
 // Manager's Lookup (which restores it, or takes it over), or, when another
-// node serves it, elsewhere (nil on a single node).
-func reach(ctx context.Context, mgr *rooms.Manager, log *zap.Logger, c rooms.Member, m *protocol.ClientMessage, elsewhere elsewhereFunc) *protocol.Error {
+// node serves it, elsewhere (nil on a single node). Lookup is tried up to
+// three times: a room that closed as the message came, or that elsewhere
+// says to look for again, is found again.
+func Reach(ctx context.Context, mgr *rooms.Manager, log *zap.Logger, c rooms.Member, m *protocol.ClientMessage, elsewhere Elsewhere) *protocol.Error {
 	// Most messages are for a room that runs here: those need no store,
 	// so no deadline for one (a timer per move).
-	if r, ok := mgr.Running(m.Room); ok && postToRoom(r, c, m) {
+	if r, ok := mgr.Running(m.Room); ok && Post(r, c, m) {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, StoreTimeout)
 	defer cancel()
 	for attempt := 0; attempt < 3; attempt++ {
 		r, err := mgr.Lookup(ctx, m.Room)
@@ -74,7 +76,7 @@ func reach(ctx context.Context, mgr *rooms.Manager, log *zap.Logger, c rooms.Mem
 		case errors.Is(err, rooms.ErrUnknownRoom):
 			return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
 		case errors.As(err, &other) && elsewhere != nil:
-			if elsewhere(ctx, other.Node, c, m, attempt) == delivered {
+			if elsewhere(ctx, other.Node, c, m, attempt) == Delivered {
 				return nil
 			}
 			continue
@@ -82,7 +84,7 @@ func reach(ctx context.Context, mgr *rooms.Manager, log *zap.Logger, c rooms.Mem
 			log.Warn("room lookup failed", zap.String("room", m.Room), zap.Error(err))
 			return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", m.Room)
 		}
-		if postToRoom(r, c, m) {
+		if Post(r, c, m) {
 			return nil
 		}
 		// The room closed (emptied or adjourned) as the message came: the

@@ -82,11 +82,7 @@ func TestDispatchThroughRouter(t *testing.T) {
 		{"not JSON", `{"type":`, nil, "", protocol.CodeBadRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := New(Config{})
-			defer func() {
-				close(h.quit)
-				h.lwg.Wait()
-			}()
+			h := testHub(t, Config{})
 			rr := &recRouter{answer: tc.answer}
 			h.router = rr
 			c := socketless(h, "ana")
@@ -112,15 +108,12 @@ func TestDispatchThroughRouter(t *testing.T) {
 // TestClosedConnTellsRouter: a connection that closes tells the Router of
 // each room it was in on another node, and of no other.
 func TestClosedConnTellsRouter(t *testing.T) {
-	h := New(Config{})
-	defer func() {
-		close(h.quit)
-		h.lwg.Wait()
-	}()
+	h := testHub(t, Config{})
 	rr := &recRouter{}
 	h.router = rr
 	c := socketless(h, "bia")
-	c.inRemote = map[string]bool{"far": true, "away": true}
+	c.JoinedElsewhere("far", rooms.RoleSpectator)
+	c.JoinedElsewhere("away", rooms.RolePlayer)
 	h.wg.Add(1)
 	c.cleanup()
 	slices.Sort(rr.gone)

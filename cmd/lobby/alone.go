@@ -29,7 +29,7 @@ import (
 //
 // It returns a function that stops the key's renewal and removes it
 // (nil: nothing to do: memory store, or liveTTL 0). A -cluster node's hub
-// renews the key afterwards itself (hub.Cluster.Liveness).
+// renews the key afterwards itself (cluster.Config.Liveness).
 func guardRooms(ctx context.Context, log *zap.Logger, st store.Store, o options) (stop func(), err error) {
 	rs, ok := st.(*redisstore.Store)
 	if !ok || o.liveTTL <= 0 {

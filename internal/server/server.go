@@ -17,6 +17,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/broker"
+	"github.com/tabuleiro/tabuleiro/cluster"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/internal/netlimit"
@@ -135,7 +136,7 @@ func WebSocketShare(n int) int {
 }
 
 // DefaultLiveTTL is the default lifetime of a node's liveness key.
-const DefaultLiveTTL = hub.DefaultLiveTTL
+const DefaultLiveTTL = cluster.DefaultLiveTTL
 
 // Cluster is the configuration of a node among several.
 type Cluster struct {
@@ -147,7 +148,7 @@ type Cluster struct {
 	// TTL is the rooms' lease lifetime (default rooms.DefaultLeaseTTL).
 	TTL time.Duration
 	// LiveTTL is the lifetime of the node's liveness key (default
-	// hub.DefaultLiveTTL), when the broker keeps them (broker.Liveness):
+	// cluster.DefaultLiveTTL), when the broker keeps them (broker.Liveness):
 	// a dead node's rooms move after about this instead of TTL. Negative
 	// turns liveness off.
 	LiveTTL time.Duration
@@ -225,17 +226,24 @@ func New(cfg Config) (*Server, error) {
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
 	var rc *rooms.Cluster
-	var hcl *hub.Cluster
+	var ncfg *cluster.Config
+	var node *cluster.Node // set before any room runs
 	if c := cfg.Cluster; c != nil {
 		leases, ok := cfg.Store.(store.Leases)
 		if !ok || c.Broker == nil || c.Node == "" {
 			return nil, errors.New("server: a cluster needs a store with leases, a broker and a node id")
 		}
 		rc = &rooms.Cluster{Leases: leases, Node: c.Node, TTL: c.TTL,
-			OnFenced: func(room string, members []rooms.JoinAs) { h.OnFenced()(room, members) }}
-		hcl = &hub.Cluster{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL}
+			OnFenced: func(room string, members []rooms.JoinAs) {
+				if node != nil {
+					node.OnFenced(room, members)
+				}
+			}}
+		ncfg = &cluster.Config{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL,
+			Log: cfg.Log.Named("cluster")}
+		ncfg.Matcher, _ = cfg.Store.(store.Matcher)
 		if lv, ok := c.Broker.(broker.Liveness); ok && c.LiveTTL >= 0 {
-			hcl.Liveness = lv
+			ncfg.Liveness = lv
 		}
 	}
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool, Records: cfg.Records,
@@ -249,7 +257,6 @@ func New(cfg Config) (*Server, error) {
 		OnGame: s.bots.onGame})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
-	hubc.Cluster = hcl
 	if hubc.MaxConns <= 0 && cfg.HTTP.MaxConns > 0 {
 		hubc.MaxConns = WebSocketShare(cfg.HTTP.MaxConns)
 	}
@@ -261,9 +268,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	h = hub.New(hubc)
 	s.Hub = h
-	if hcl != nil {
+	if ncfg != nil {
+		ncfg.Hub, ncfg.Rooms = h, s.Rooms
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err := h.StartCluster(ctx)
+		var err error
+		node, err = cluster.Start(ctx, *ncfg)
 		cancel()
 		if err != nil {
 			_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")

@@ -1,17 +1,10 @@
-package hub
+package cluster
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
-	"go.uber.org/zap"
-
-	"github.com/tabuleiro/tabuleiro/broker"
-	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
 // FuzzClusterMessage: whatever arrives on a node's channel (another node's
@@ -37,21 +30,10 @@ func FuzzClusterMessage(f *testing.F) {
 	f.Add([]byte(`{"k":"frames","i":[{"c":null,"f":null}]}`))
 	f.Add([]byte(`not json`))
 
-	st := memstore.New()
-	m := rooms.NewManager(rooms.Config{Catalog: games.Catalog(), Store: st, Log: zap.NewNop()})
-	b := broker.NewMemory(0)
-	h := New(Config{Rooms: m, Catalog: games.Catalog(), Store: st, Log: zap.NewNop(),
-		Cluster: &Cluster{Broker: b, Leases: st, Node: "me"}})
-	if err := h.StartCluster(context.Background()); err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() {
-		_ = m.Shutdown(context.Background())
-		_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
-		_ = b.Close()
-	})
+	_, _, ns := memNodes(f, "me")
+	h, m, n := ns[0].h, ns[0].m, ns[0].n
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h.cl.handle(data)
+		n.handle(data)
 		if got := h.RoomSummaries(); got == nil && len(m.Summaries()) > 0 {
 			t.Fatal("the lobby stopped answering")
 		}

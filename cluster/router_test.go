@@ -1,37 +1,12 @@
-package hub
+package cluster
 
 import (
 	"context"
 	"testing"
 
-	"go.uber.org/zap"
-
-	"github.com/tabuleiro/tabuleiro/broker"
-	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
-
-// memNode is one node of an in-process cluster: its rooms' Manager and its
-// hub, on a store and a broker shared with the other nodes.
-func memNode(t *testing.T, st *memstore.Store, b *broker.Memory, node string) (*Hub, *rooms.Manager) {
-	t.Helper()
-	var h *Hub
-	m := rooms.NewManager(rooms.Config{Catalog: games.Catalog(), Store: st, Log: zap.NewNop(),
-		Cluster: &rooms.Cluster{Leases: st, Node: node,
-			OnFenced: func(room string, ms []rooms.JoinAs) { h.OnFenced()(room, ms) }}})
-	h = New(Config{Rooms: m, Catalog: games.Catalog(), Store: st, Log: zap.NewNop(),
-		Cluster: &Cluster{Broker: b, Leases: st, Node: node, Liveness: b}})
-	if err := h.StartCluster(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
-		_ = m.Shutdown(context.Background())
-	})
-	return h, m
-}
 
 // TestClusterRouterTakesOverDeadNode: through the cluster's Router, a node
 // reaches a room another node serves (forwarded, acknowledged); once that
@@ -41,11 +16,9 @@ func memNode(t *testing.T, st *memstore.Store, b *broker.Memory, node string) (*
 // although the lease has most of its 10 s to run. Two nodes in one process
 // on the memory store and broker; no sockets.
 func TestClusterRouterTakesOverDeadNode(t *testing.T) {
-	st := memstore.New()
-	b := broker.NewMemory(0)
-	defer b.Close()
-	ha, ma := memNode(t, st, b, "a")
-	hb, mb := memNode(t, st, b, "b")
+	st, b, ns := memNodes(t, "a", "b")
+	ha, ma := ns[0].h, ns[0].m
+	mb, nb := ns[1].m, ns[1].n
 	ctx := context.Background()
 
 	r, err := ma.Create(ctx, rooms.Spec{Game: "orbito", Variant: "2", Seats: []rooms.Seat{{PlayerID: "p-ana", Name: "ana"}, {}}})
@@ -57,8 +30,8 @@ func TestClusterRouterTakesOverDeadNode(t *testing.T) {
 		t.Fatalf("lease %q %d %v; want a's, epoch 1", holder, epoch, err)
 	}
 	// bia, on b, joins the room a serves: forwarded, taken there.
-	bia := socketless(hb, "p-bia")
-	if perr := hb.router.Route(ctx, bia, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: room, As: rooms.RoleSpectator}); perr != nil {
+	bia := newClient(7, "p-bia")
+	if perr := (router{nb}).Route(ctx, bia, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: room, As: rooms.RoleSpectator}); perr != nil {
 		t.Fatalf("join through b: %v", perr)
 	}
 	if _, ok := mb.Running(room); ok {
@@ -75,9 +48,8 @@ func TestClusterRouterTakesOverDeadNode(t *testing.T) {
 	if holder, _, err := st.LeaseHolder(ctx, room); err != nil || holder != "a" {
 		t.Fatalf("lease %q %v; want still a's", holder, err)
 	}
-	cai := socketless(hb, "p-cai")
-	cai.id = 8
-	if perr := hb.router.Route(ctx, cai, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: room, As: rooms.RoleSpectator}); perr != nil {
+	cai := newClient(8, "p-cai")
+	if perr := (router{nb}).Route(ctx, cai, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: room, As: rooms.RoleSpectator}); perr != nil {
 		t.Fatalf("join through b after a died: %v", perr)
 	}
 	if _, ok := mb.Running(room); !ok {

@@ -1,0 +1,111 @@
+package cluster
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"go.uber.org/zap"
+
+	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/rooms"
+	"github.com/tabuleiro/tabuleiro/store"
+)
+
+// Quick match across nodes: the queues live in the store (store.Matcher,
+// one atomic step per request), so two players on different nodes are
+// paired. The node of the second player creates the room; the first
+// player's node is told on its channel ("match"), sends match.found and
+// joins its connection, through the broker, as a player.
+
+// matchmaker is the node's hub.Matchmaker.
+type matchmaker struct{ n *Node }
+
+func (n *Node) entry(c hub.Client) store.MatchEntry {
+	return store.MatchEntry{Player: c.PlayerID(), Name: c.PlayerName(), Node: n.cfg.Node, Conn: c.ConnID()}
+}
+
+// Cancel implements hub.Matchmaker.
+func (mm matchmaker) Cancel(c hub.Client, keys []hub.QueueKey) {
+	n := mm.n
+	ctx, cancel := context.WithTimeout(context.Background(), hub.StoreTimeout)
+	defer cancel()
+	for _, k := range keys {
+		if err := n.cfg.Matcher.Unqueue(ctx, k.String(), n.entry(c)); err != nil {
+			n.log.Warn("unqueue", zap.String("queue", k.String()), zap.Error(err))
+		}
+	}
+}
+
+// Find implements hub.Matchmaker.
+func (mm matchmaker) Find(c hub.Client, m *protocol.ClientMessage, key hub.QueueKey) *protocol.Error {
+	n, h := mm.n, mm.n.h
+	ctx, cancel := context.WithTimeout(context.Background(), hub.StoreTimeout)
+	defer cancel()
+	var (
+		other store.MatchEntry
+		local hub.Client
+	)
+	for {
+		o, ok, err := n.cfg.Matcher.Match(ctx, key.String(), n.entry(c))
+		if err != nil {
+			n.log.Error("quick match", zap.Error(err))
+			return protocol.Errorf(protocol.CodeInternal, "could not queue you, try again")
+		}
+		if !ok {
+			h.Enqueue(c, key)
+			c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID,
+				Game: m.Game, Variant: m.Variant, Queued: true}))
+			return nil
+		}
+		if o.Node == n.cfg.Node {
+			if local = h.Client(o.Conn); local == nil || local.Closed() {
+				continue // it left: try the next one
+			}
+			h.Dequeue(local)
+		} else if !n.isAlive(o.Node) {
+			continue // a request left behind by a node that died
+		}
+		other = o
+		break
+	}
+	seats := []rooms.Seat{{PlayerID: other.Player, Name: other.Name}, {PlayerID: c.PlayerID(), Name: c.PlayerName()}}
+	mine := 1
+	if rand.IntN(2) == 1 {
+		seats[0], seats[1], mine = seats[1], seats[0], 0
+	}
+	id := rooms.NewID()
+	join := []rooms.JoinAs{{M: c, As: rooms.RolePlayer}}
+	if local != nil {
+		join = append(join, rooms.JoinAs{M: local, As: rooms.RolePlayer})
+	}
+	// match.found comes before room.joined, as on a single node.
+	c.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: mine}))
+	if local != nil {
+		local.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: 1 - mine}))
+	}
+	if _, err := n.cfg.Rooms.Create(ctx, rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Seats: seats, Join: join}); err != nil {
+		perr := protocol.AsError(err)
+		if local != nil {
+			local.Fail(perr)
+		}
+		return perr
+	}
+	if local == nil {
+		n.publish(other.Node, &wire{K: kindMatch, Room: id, Conn: other.Conn, Seat: 1 - mine})
+	}
+	n.log.Info("match found", zap.String("room", id), zap.String("game", m.Game), zap.String("variant", m.Variant),
+		zap.String("with", other.Node))
+	return nil
+}
+
+// matched tells a connection queued here that another node paired it.
+func (n *Node) matched(w *wire) {
+	c := n.h.Client(w.Conn)
+	if c == nil {
+		return // gone: its seat waits, and its opponent may claim the win
+	}
+	n.h.Dequeue(c)
+	c.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: w.Room, Seat: w.Seat}))
+	n.rejoinLater(c, w.Room, rooms.RolePlayer)
+}
