@@ -17,8 +17,8 @@ type GameEvent struct {
 }
 
 // noteGame calls OnGame once per status the room reaches, after the change
-// that reached it was saved and broadcast (setSummary runs last in a
-// broadcast), and when a playing room starts (created with every seat
+// that reached it was saved and broadcast (summaryChanged runs last in
+// a broadcast), and when a playing room starts (created with every seat
 // taken, or restored). Called on the room's goroutine, or before it runs.
 func (r *Room) noteGame() {
 	if r.told == r.status || r.m.cfg.OnGame == nil {

@@ -509,13 +509,27 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 }
 
 func (m *Manager) setSummary(r *Room) {
-	r.noteGame()
+	m.putSummary(r)
+	m.summaryChanged(r)
+}
+
+// putSummary updates the room's line in the lobby's list (RoomSummaries).
+// A broadcast puts it before it publishes, so that what a member has seen
+// the list agrees with (an aborted room is gone from /api/rooms once its
+// players see it aborted).
+func (m *Manager) putSummary(r *Room) {
 	s := r.summary()
 	m.mu.Lock()
 	if _, ok := m.rooms[r.id]; ok && !r.private {
 		m.sums[r.id] = s
 	}
 	m.mu.Unlock()
+}
+
+// summaryChanged tells the bots' event streams of a game that started or
+// ended (noteGame) and the lobby that its list changed.
+func (m *Manager) summaryChanged(r *Room) {
+	r.noteGame()
 	m.cfg.OnChange()
 }
 

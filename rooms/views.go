@@ -122,11 +122,12 @@ func (r *Room) broadcastJoin(joiner Member) {
 func (r *Room) broadcastWith(skip Member) {
 	start := time.Now()
 	r.updated = start.UTC()
+	r.m.putSummary(r)
 	r.publish(skip)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Broadcast.Observe(time.Since(start).Seconds())
 	}
-	r.m.setSummary(r)
+	r.m.summaryChanged(r)
 }
 
 // broadcastHistory sends every member the full room.state with the move
