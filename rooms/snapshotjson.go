@@ -184,6 +184,14 @@ func (e *logEntry) marshal() ([]byte, error) {
 		b = appendKey(b, "plies")
 		b = strconv.AppendInt(b, int64(e.Plies), 10)
 	}
+	if e.Ms != 0 {
+		b = appendKey(b, "ms")
+		b = strconv.AppendInt(b, e.Ms, 10)
+	}
+	if e.Left != nil {
+		b = appendKey(b, "left")
+		b = strconv.AppendInt(b, *e.Left, 10)
+	}
 	b = appendKey(b, "at")
 	b, err := appendTime(b, e.At)
 	if err != nil {
