@@ -73,6 +73,8 @@ type persistence struct {
 	// logEnc holds the room's history as the snapshot's JSON, kept between
 	// saves (see Room.snapshot).
 	logEnc moveLogEncoder
+	// players is the seated people's ids of the last save (seatedPlayers).
+	players []string
 
 	// open is set from mark until commit or rollback; at holds the
 	// bookkeeping as of mark.
@@ -108,7 +110,9 @@ type bookkeeping struct {
 func (p *persistence) mark() {
 	r := p.r
 	p.open, p.applied, p.clone = true, false, nil
-	p.at = bookkeeping{seq: r.seq, moves: r.moves, seatMoves: append([]int64(nil), r.seatMoves...), lastMove: r.lastMove,
+	// The copy of seatMoves reuses the last mark's array: a rollback
+	// copies it back rather than taking it (see rollback).
+	p.at = bookkeeping{seq: r.seq, moves: r.moves, seatMoves: append(p.at.seatMoves[:0], r.seatMoves...), lastMove: r.lastMove,
 		history: len(r.history), status: r.status, result: r.result, updated: r.updated, clock: r.clock.clone(),
 		ended: r.rec.ended, offers: r.offers.clone()}
 }
@@ -193,12 +197,7 @@ func (p *persistence) save(ctx context.Context, entry []byte, now time.Time, log
 			return err
 		}
 	}
-	var players []string // the store may still read it after a timeout: not reused
-	for _, s := range r.seats {
-		if s.PlayerID != "" && s.Bot == "" {
-			players = append(players, s.PlayerID)
-		}
-	}
+	players := p.seatedPlayers()
 	saveCtx, cancel := context.WithTimeout(ctx, r.m.cfg.SaveTimeout)
 	defer cancel()
 	err := r.m.cfg.Store.SaveRoom(saveCtx, store.Room{
@@ -246,6 +245,31 @@ func (p *persistence) save(ctx context.Context, entry []byte, now time.Time, log
 	return fmt.Errorf("save room %s at seq %d: %w", r.id, r.seq, err)
 }
 
+// seatedPlayers is the ids of the people seated in the room, for a save.
+// The slice is kept from save to save while the seats do not change, and
+// never written again once given to the store (which may still read it
+// after a save timed out): a change of seats makes a new one.
+func (p *persistence) seatedPlayers() []string {
+	n := 0
+	same := true
+	for _, s := range p.r.seats {
+		if s.PlayerID != "" && s.Bot == "" {
+			same = same && n < len(p.players) && p.players[n] == s.PlayerID
+			n++
+		}
+	}
+	if same && n == len(p.players) {
+		return p.players
+	}
+	p.players = nil
+	for _, s := range p.r.seats {
+		if s.PlayerID != "" && s.Bot == "" {
+			p.players = append(p.players, s.PlayerID)
+		}
+	}
+	return p.players
+}
+
 // committed records that the save under way is in the store.
 func (p *persistence) committed(logOnly bool) {
 	p.savedSeq = p.r.seq
@@ -266,7 +290,8 @@ func (p *persistence) rollback() {
 	}
 	r, k := p.r, p.at
 	p.open = false
-	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
+	r.seq, r.moves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.lastMove, k.result, k.updated
+	r.seatMoves = append(r.seatMoves[:0], k.seatMoves...)
 	if k.tail != nil {
 		r.history, r.rec.moveMs = append(r.history, k.tail...), append(r.rec.moveMs, k.tailMs...)
 		r.rec.clockMs = append(r.rec.clockMs, k.tailClock...)

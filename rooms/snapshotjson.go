@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -195,7 +196,8 @@ func (e *logEntry) marshal() ([]byte, error) {
 	b = appendKey(b, "at")
 	b, err := appendTime(b, e.At)
 	if err != nil {
-		return json.Marshal(e)
+		// A time encoding/json refuses too (a year outside 0-9999).
+		return nil, fmt.Errorf("log entry at %v: %w", e.At, err)
 	}
 	return append(b, '}'), nil
 }
