@@ -28,12 +28,7 @@ func goRoomWithMoves(b testing.TB, n int) *Room {
 	done := make(chan error, 1)
 	r.post(func() {
 		for range n {
-			seat, _ := r.state.Turn()
-			legal := r.state.Legal(seat)
-			mv := legal[rng.IntN(len(legal))]
-			for mv == "pass" && len(legal) > 1 {
-				mv = legal[rng.IntN(len(legal))]
-			}
+			seat, mv := randomMove(rng, r.state)
 			if perr := r.play(seat, mv, "human"); perr != nil {
 				done <- perr
 				return

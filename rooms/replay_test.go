@@ -10,11 +10,8 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
-	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
 // TestRestoreReplaysTheLogTail: moves between snapshots are saved as log
@@ -26,16 +23,7 @@ import (
 func TestRestoreReplaysTheLogTail(t *testing.T) {
 	for _, backend := range []string{"memstore", "redis"} {
 		t.Run(backend, func(t *testing.T) {
-			var st store.Store = memstore.New()
-			if backend == "redis" {
-				addr := redistest.Start(t)
-				rs, err := redisstore.New(context.Background(), addr, redistest.Prefix(t, addr))
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = rs.Close() })
-				st = rs
-			}
+			st := backendStore(t, backend)
 			for _, n := range []int{1, SnapshotEvery - 1, SnapshotEvery, 2*SnapshotEvery + 5} {
 				live, saved, m := playGo(t, st, n)
 				if want := int64(n % SnapshotEvery); saved.Seq-saved.SnapshotSeq != want {
@@ -82,12 +70,7 @@ func playGo(t *testing.T, st store.Store, n int) ([]byte, store.Room, *Manager) 
 	r.post(func() {
 		for range n {
 			now.Advance(time.Duration(rng.IntN(5000)) * time.Millisecond)
-			seat, _ := r.state.Turn()
-			legal := r.state.Legal(seat)
-			mv := legal[rng.IntN(len(legal))]
-			for mv == "pass" && len(legal) > 1 {
-				mv = legal[rng.IntN(len(legal))]
-			}
+			seat, mv := randomMove(rng, r.state)
 			if perr := r.play(seat, mv, "human"); perr != nil {
 				done <- perr
 				return

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/lobbybin"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
@@ -26,26 +24,17 @@ import (
 // second kill the same holds, and the log's history is the game played,
 // each move once.
 func TestSIGKILLBetweenSnapshots(t *testing.T) {
-	bin := lobbybin.Build(t, *raceFlag)
-	rs := redistest.StartServer(t)
 	const prefix = "tail:"
-	l := newLobby(t, bin, rs.Addr(), prefix)
-	l.start()
-	srv := &testserver.Server{WSURL: l.wsURL()}
+	p := startPair(t, prefix, "go", "9", 600)
+	l, srv, a, b, room, seen := p.l, p.srv, p.a, p.b, p.room, p.state
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	st, err := redisstore.New(ctx, rs.Addr(), prefix)
+	st, err := redisstore.New(ctx, p.rs.Addr(), prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 
-	a, b := srv.Hello(t, "ana", ""), srv.Hello(t, "bia", "")
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "9", "opponent": "human",
-		"clock": map[string]any{"base": 600, "increment": 2}})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
-	seen := b.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
 	rng := rand.New(rand.NewPCG(7, 11))
 	var played []string
 	play := func(n int) {
