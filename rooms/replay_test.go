@@ -3,6 +3,7 @@ package rooms
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
 // TestRestoreReplaysTheLogTail: moves between snapshots are saved as log
@@ -108,4 +110,83 @@ func sansSaveTime(t *testing.T, b []byte) snapshotV1 {
 		s.Clock.Running, s.Clock.TurnStartMs = 0, 0
 	}
 	return s
+}
+
+// TestFailedLogOnlySaveRollsBack: a move whose log-only save fails mid-game
+// (40 moves in: 8 since the last snapshot) is taken back by restoring the
+// last snapshot's engine and replaying the moves since, exactly: the engine
+// state is the one before the move, and the same move is then accepted. A
+// save that landed despite its error stands. Either way the store, rebuilt,
+// is the room that played.
+func TestFailedLogOnlySaveRollsBack(t *testing.T) {
+	for _, mode := range []string{"lost", "down", "landed"} {
+		t.Run(mode, func(t *testing.T) {
+			st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1), loadDown: make(chan bool, 1)}
+			m := NewManager(Config{Catalog: games.Catalog(), Store: st})
+			t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
+			r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "9", Seats: []Seat{{PlayerID: "a"}, {PlayerID: "b"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(3, 4))
+			var live []byte
+			done := make(chan error, 1)
+			r.post(func() {
+				done <- func() error {
+					for range 40 {
+						if perr := r.play(randomMoveOf(rng, r)); perr != nil {
+							return perr
+						}
+					}
+					before, _ := r.state.MarshalJSON()
+					seat, mv := randomMove(rng, r.state)
+					st.mode <- mode
+					perr := r.play(seat, mv, "human")
+					if mode == "landed" {
+						if perr != nil {
+							return perr
+						}
+					} else {
+						if perr == nil || perr.Code != protocol.CodeInternal {
+							return fmt.Errorf("move whose save failed: %v, want internal", perr)
+						}
+						if after, _ := r.state.MarshalJSON(); string(after) != string(before) || len(r.history) != 40 || r.broken {
+							return fmt.Errorf("after the rollback: %d moves, engine\n%s\nwant\n%s", len(r.history), after, before)
+						}
+						if perr := r.play(seat, mv, "human"); perr != nil {
+							return fmt.Errorf("the same move again: %v", perr)
+						}
+					}
+					for range 5 {
+						if perr := r.play(randomMoveOf(rng, r)); perr != nil {
+							return perr
+						}
+					}
+					var err error
+					live, err = r.snapshot(r.updated)
+					return err
+				}()
+			})
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			saved, err := st.LoadRoom(context.Background(), r.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.SnapshotOf(saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := sansSaveTime(t, live), sansSaveTime(t, got); !reflect.DeepEqual(a, b) || a.Moves != 46 {
+				t.Fatalf("rebuilt room differs (or not 46 moves)\n live %s\n  got %s", live, got)
+			}
+		})
+	}
+}
+
+// randomMoveOf is randomMove in r, as Room.play's arguments.
+func randomMoveOf(rng *rand.Rand, r *Room) (int, string, string) {
+	seat, mv := randomMove(rng, r.state)
+	return seat, mv, "human"
 }

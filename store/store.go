@@ -64,17 +64,18 @@ type Store interface {
 	// ErrStaleSeq when the stored seq is not lower than r.Seq, so a save is
 	// never applied twice nor out of order.
 	//
-	// A log-only save (r.LogOnly, no snapshot) appends its entries and moves the stored seq to r.Seq, keeping the last
-	// snapshot. It extends exactly the state it was made from: it is
-	// refused with ErrStaleSeq, writing nothing, unless the room is stored
-	// at seq r.Prev (so nothing is applied twice and no save is skipped),
-	// and it must append at least one entry. Fencing (r.Epoch), TTLs and
-	// indexes are as for a snapshot save. LoadRoom gives the entries that
-	// follow the last snapshot as Room.Tail.
+	// A log-only save (r.LogOnly, no snapshot) appends its entries and
+	// moves the stored seq to r.Seq, keeping the last snapshot. It extends
+	// exactly the state it was made from: it is refused with ErrStaleSeq,
+	// writing nothing, unless the room is stored at seq r.Prev (so nothing
+	// is applied twice and no save is skipped), and it must append at least
+	// one entry. Fencing (r.Epoch), TTLs and indexes are as for a snapshot
+	// save. LoadRoom gives the entries that follow the last snapshot as
+	// Room.Tail.
 	//
-	// It also keeps the indexes: the
-	// live-room index (r.Live) and every seated player's set of unfinished
-	// rooms (added while the room is unfinished, removed once it is
+	// Every save also keeps the indexes: the live-room index (r.Live) and
+	// every seated player's set of unfinished rooms (added while the room
+	// is unfinished, removed once it is
 	// finished). A finished room expires after the store's retention time,
 	// an unfinished one after its idle-room TTL: every save starts it
 	// again. Each save renews the identity of every seated player (by its
