@@ -17,14 +17,18 @@ import (
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
 
-// conn is one WebSocket connection: a reader goroutine and a writer
-// goroutine fed by a bounded queue.
+// conn is one WebSocket connection: a reader goroutine, and a writer
+// goroutine fed by a bounded queue that runs only while there is something
+// to write.
 //
-// Memory per connection is what bounds how many a server holds (issue 8):
-// the queue's slots are allocated as frames wait, not up front; the room
-// maps are made on first use; and the reader hands each message to a
+// Memory per connection is what bounds how many a server holds (issues 8
+// and 20): the queue's slots are allocated as frames wait, not up front;
+// the room maps are made on first use; the reader hands each message to a
 // short-lived goroutine (handle), so the deep stack of decoding and
-// dispatching is not kept by a reader that then waits for hours.
+// dispatching is not kept by a reader that then waits for hours; and the
+// writer is started when a frame, a ping or the close is due and returns
+// when the queue is empty, so an idle connection holds one goroutine, not
+// two, and no write buffer (gorilla's come from a pool).
 type conn struct {
 	h      *Hub
 	ws     *websocket.Conn
@@ -37,9 +41,6 @@ type conn struct {
 	start   time.Time
 	// helloTimer closes the connection if it has no player in time.
 	helloTimer *time.Timer
-	// wake tells the writer frames were queued (capacity 1).
-	wake chan struct{}
-	quit chan struct{}
 	// readerDone is closed when the reader has exited: the writer waits
 	// for it (a little) after its close frame, so the peer reads the close
 	// code before the socket goes away.
@@ -57,10 +58,17 @@ type conn struct {
 	// deflate: permessage-deflate was negotiated at the upgrade.
 	deflate bool
 
-	mu          sync.Mutex
-	queue       frameQueue // at most Config.SendQueue frames, SendQueueBytes bytes
-	greeted     bool       // the client said hello: the hello deadline is met
-	closed      bool
+	mu      sync.Mutex
+	queue   frameQueue // at most Config.SendQueue frames, SendQueueBytes bytes
+	greeted bool       // the client said hello: the hello deadline is met
+	closed  bool
+	// writing: a writer goroutine is running (claimWriter); from the
+	// close on it is the last one, which closes the socket.
+	writing bool
+	// pingDue: the ping timer fired; the writer sends the ping.
+	pingDue bool
+	// pinger fires every Config.PingPeriod (pingTick).
+	pinger      *time.Timer
 	closeCode   int
 	closeReason string
 	rooms       map[string]*rooms.Room // made on first use
@@ -94,11 +102,11 @@ func (c *conn) Send(f *protocol.Frame) bool {
 	}
 	if c.queue.push(f, c.h.cfg.SendQueue, c.h.cfg.SendQueueBytes) {
 		held := c.queue.held
+		start := c.claimWriter()
 		c.mu.Unlock()
 		c.h.notePeak(held)
-		select {
-		case c.wake <- struct{}{}:
-		default: // the writer has been told already
+		if start {
+			go c.writer()
 		}
 		return true
 	}
@@ -173,63 +181,109 @@ func (c *conn) kill(code int, reason string) {
 	}
 	c.closed = true
 	c.closeCode, c.closeReason = code, reason
-	close(c.quit)
+	start := c.claimWriter()
 	c.mu.Unlock()
+	if start {
+		go c.writer()
+	}
 }
 
+// claimWriter reports whether the caller is to start the writer (go
+// c.writer()): none is running, and from now on one is. c.mu is held.
+// It keeps the writers of a connection to one at a time.
+func (c *conn) claimWriter() bool {
+	if c.writing {
+		return false
+	}
+	c.writing = true
+	return true
+}
+
+// pingTick is the ping timer's: it has the writer send a ping, and sets the
+// timer for the next.
+func (c *conn) pingTick() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.pingDue = true
+	start := c.claimWriter()
+	c.pinger.Reset(c.h.cfg.PingPeriod)
+	c.mu.Unlock()
+	if start {
+		go c.writer()
+	}
+}
+
+// writer writes what is due: a ping, the queued frames, and once the
+// connection is closed the close frame, after which it closes the socket.
+// It is started by claimWriter's caller and returns as soon as nothing is
+// due, so a connection that is not being written to holds no goroutine for
+// it (a writer parked on a channel kept a 4 KiB stack, and gorilla's write
+// buffer comes from a pool only while a message is written).
 func (c *conn) writer() {
-	defer c.h.wg.Done()
-	defer c.ws.Close()
-	ping := time.NewTicker(c.h.cfg.PingPeriod)
-	defer ping.Stop()
 	for {
-		select {
-		case <-c.wake:
-			if err := c.flush(); err != nil {
-				c.kill(websocket.CloseAbnormalClosure, "write failed")
-				return
-			}
-		case <-ping.C:
+		c.mu.Lock()
+		closed, ping := c.closed, c.pingDue
+		c.pingDue = false
+		if !closed && !ping && c.queue.len() == 0 {
+			c.writing = false
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		if closed {
+			c.closeSocket()
+			return
+		}
+		if ping {
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.h.cfg.WriteWait)); err != nil {
 				c.kill(websocket.CloseAbnormalClosure, "ping failed")
-				return
+				continue
 			}
-		case <-c.quit:
-			c.mu.Lock()
-			code, reason := c.closeCode, c.closeReason
-			c.mu.Unlock()
-			if code != websocket.CloseAbnormalClosure {
-				// What was queued before the close goes first (the
-				// rate_limited answers before a 1008, say), unless the
-				// client is dropped for being too slow to take it.
-				if code != protocol.CloseTryLater {
-					c.drain()
-				}
-				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
-					time.Now().Add(c.h.cfg.WriteWait))
-				t := time.NewTimer(closeGrace)
-				select {
-				case <-c.readerDone:
-				case <-t.C:
-				}
-				t.Stop()
-			}
-			return
+		}
+		if err := c.flush(); err != nil {
+			c.kill(websocket.CloseAbnormalClosure, "write failed")
 		}
 	}
 }
 
+// closeSocket is the last writer's: it sends what was queued and the close
+// frame (but to a connection that failed), waits a little for the peer's
+// answer, and closes the socket.
+func (c *conn) closeSocket() {
+	defer c.h.wg.Done()
+	defer c.ws.Close()
+	c.mu.Lock()
+	code, reason := c.closeCode, c.closeReason
+	c.pinger.Stop()
+	c.mu.Unlock()
+	if code == websocket.CloseAbnormalClosure {
+		return
+	}
+	// What was queued before the close goes first (the rate_limited
+	// answers before a 1008, say), unless the client is dropped for being
+	// too slow to take it.
+	if code != protocol.CloseTryLater {
+		c.drain()
+	}
+	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason),
+		time.Now().Add(c.h.cfg.WriteWait))
+	t := time.NewTimer(closeGrace)
+	select {
+	case <-c.readerDone:
+	case <-t.C:
+	}
+	t.Stop()
+}
+
 // flush writes the queued frames in order until the queue is empty or the
-// connection is closing (the writer's quit case then takes over).
+// connection is closing (the writer then closes it).
 func (c *conn) flush() error {
 	var sent *protocol.Frame
 	for {
-		select {
-		case <-c.quit:
-			return nil
-		default:
-		}
-		f := c.next(sent)
+		f := c.next(sent, false)
 		if f == nil {
 			return nil
 		}
@@ -242,12 +296,16 @@ func (c *conn) flush() error {
 }
 
 // next releases the bytes of the frame just written, if any, and pops the
-// next one (nil when none), in one critical section.
-func (c *conn) next(sent *protocol.Frame) *protocol.Frame {
+// next one (nil when none, or when the connection is closed and draining
+// is false), in one critical section.
+func (c *conn) next(sent *protocol.Frame, draining bool) *protocol.Frame {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if sent != nil {
 		c.queue.written(sent)
+	}
+	if c.closed && !draining {
+		return nil
 	}
 	return c.queue.pop()
 }
@@ -257,7 +315,7 @@ func (c *conn) next(sent *protocol.Frame) *protocol.Frame {
 func (c *conn) drain() {
 	var sent *protocol.Frame
 	for {
-		f := c.next(sent)
+		f := c.next(sent, true)
 		if f == nil {
 			return
 		}
@@ -384,9 +442,10 @@ func (c *conn) cleanup() {
 	defer close(c.readerDone)
 	c.mu.Lock()
 	c.closed = true
+	start := false
 	if c.closeCode == 0 {
 		c.closeCode = websocket.CloseAbnormalClosure
-		close(c.quit)
+		start = c.claimWriter()
 	}
 	code, reason := c.closeCode, c.closeReason
 	rs := make([]*rooms.Room, 0, len(c.rooms))
@@ -398,6 +457,9 @@ func (c *conn) cleanup() {
 		remote = append(remote, id)
 	}
 	c.mu.Unlock()
+	if start {
+		go c.writer() // closes the socket
+	}
 	for _, r := range rs {
 		r.Gone(c)
 	}

@@ -1,5 +1,6 @@
-// Package hub serves the WebSocket endpoint: connections (one reader and one
-// writer goroutine each, a bounded outgoing queue, ping/pong, a read limit,
+// Package hub serves the WebSocket endpoint: connections (a reader goroutine
+// each, a writer goroutine while there is something to write, a bounded
+// outgoing queue, ping/pong, a read limit,
 // a rate limit, the origin check), guest identities, the lobby and the
 // quick-match queues, and the routing of room messages to the rooms. It
 // holds no game state.
@@ -289,11 +290,15 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, client: addr, addrKey: key, start: time.Now(),
-		deflate: h.cfg.Compression && offersDeflate(r.Header),
-		wake:    make(chan struct{}, 1), quit: make(chan struct{}), readerDone: make(chan struct{})}
+		deflate: h.cfg.Compression && offersDeflate(r.Header), readerDone: make(chan struct{})}
+	// Set before anyone can close c (closeSocket stops it).
+	c.mu.Lock()
+	c.pinger = time.AfterFunc(h.cfg.PingPeriod, c.pingTick)
+	c.mu.Unlock()
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
+		c.pinger.Stop()
 		h.release(key)
 		_ = ws.WriteControl(websocket.CloseMessage,
 			websocket.FormatCloseMessage(protocol.CloseRestart, "server restart"), time.Now().Add(time.Second))
@@ -302,7 +307,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.conns[c] = struct{}{}
 	h.byID[c.id] = c
-	h.wg.Add(2)
+	h.wg.Add(2) // the reader, and the writer that closes the socket
 	h.mu.Unlock()
 	if h.cfg.Metrics != nil {
 		h.cfg.Metrics.Connections.Inc()
@@ -310,8 +315,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("connection opened", zap.Uint64("conn", c.id), zap.String("remote", c.remote), zap.Stringer("client", addr))
 	c.helloTimer = time.AfterFunc(h.cfg.HelloTimeout, c.noHello)
-	go c.writer()
-	go c.reader()
+	go c.reader() // the writer starts when there is something to write
 }
 
 // admit takes a place for a new connection of the client at addr within

@@ -36,9 +36,10 @@ func (r *recRouter) Gone(c rooms.Member, room string) {
 // socketless is a connection of h with no socket: what the hub sends it
 // stays in its queue.
 func socketless(h *Hub, player string) *conn {
-	c := &conn{h: h, id: 7, playerID: player, wake: make(chan struct{}, 1), quit: make(chan struct{}),
-		readerDone: make(chan struct{}), helloTimer: time.NewTimer(time.Hour), start: time.Now()}
+	c := &conn{h: h, id: 7, playerID: player, readerDone: make(chan struct{}), helloTimer: time.NewTimer(time.Hour),
+		start: time.Now()}
 	c.greeted = true
+	c.writing = true // as if its writer were busy: nothing starts one
 	return c
 }
 

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"slices"
@@ -161,7 +162,7 @@ func appendPlainStrings(dst []byte, ss []string) (_ []byte, ok bool) {
 
 // flatMember is one key and its encoded value in a flat JSON object.
 type flatMember struct {
-	key string
+	key []byte // within the object's encoding, without quotes (a plain string)
 	val []byte
 }
 
@@ -183,7 +184,7 @@ func splitFlat(b []byte, into []flatMember) (_ []flatMember, ok bool) {
 		if !ok || j >= len(b) || b[j] != ':' {
 			return nil, false
 		}
-		key := string(k)
+		key := k
 		i = j + 1
 		// value: a plain string, or a number or literal
 		start := i
@@ -196,7 +197,7 @@ func splitFlat(b []byte, into []flatMember) (_ []flatMember, ok bool) {
 			return nil, false
 		}
 		for _, m := range into {
-			if m.key == key {
+			if bytes.Equal(m.key, key) {
 				return nil, false // a repeated key: encoding/json keeps the last
 			}
 		}

@@ -2,13 +2,13 @@ package protocol
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // FeaturePatch is the hello feature that opts a connection into room.patch
@@ -25,9 +25,18 @@ const TypeRoomPatch = "room.patch"
 type Patcher struct {
 	have bool
 	prev RoomState
+	// prevASCII: prev's board is a list of rows that need no JSON escape
+	// (cells can be written for it), found when it was cur.
+	prevASCII bool
 	// raw holds the encoded values of the fields compared as JSON (score,
-	// clocks, a board that is not a list of rows, the extra fields).
-	raw map[string]json.RawMessage
+	// clocks, a board that is not a list of rows, the extra fields); spare
+	// is the map of the Diff before, whose bytes the next Diff writes over
+	// (the two take turns, so a Diff allocates no map and, once the
+	// values' sizes settle, no bytes for them).
+	raw, spare map[string]json.RawMessage
+	// keys, cells and scratch are space kept between Diffs.
+	keys           []string
+	cells, scratch []byte
 }
 
 // Seq is the seq of the state the next patch applies to (0 before the
@@ -40,17 +49,20 @@ func (p *Patcher) Seq() int64 { return p.prev.Seq }
 // a patch (a field or a nested key disappeared): the caller then sends the
 // full room.state.
 func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
-	raw, err := rawFields(cur)
+	raw, err := rawFields(cur, p.spare)
 	if err != nil {
 		return nil, false, err
 	}
-	prev, prevRaw, had := p.prev, p.raw, p.have
-	p.prev, p.raw, p.have = *cur, raw, true
+	prev, prevRaw, had, prevASCII := p.prev, p.raw, p.have, p.prevASCII
+	p.prev, p.raw, p.spare, p.have = *cur, raw, prevRaw, true
 	p.prev.Players = slices.Clone(cur.Players)
 	p.prev.Rematch = slices.Clone(cur.Rematch)
 	p.prev.AbortAt, p.prev.DrawOffer = clonePtr(cur.AbortAt), clonePtr(cur.DrawOffer)
 	p.prev.Takeback = clonePtr(cur.Takeback)
-	if rows, ok := cur.Board.([]string); ok {
+	rows, rowsBoard := cur.Board.([]string)
+	curASCII := rowsBoard && asciiRows(rows)
+	p.prevASCII = curASCII
+	if rowsBoard {
 		p.prev.Board = slices.Clone(rows)
 	}
 	if !had {
@@ -76,106 +88,114 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	}
 	b.WriteString(`,"seq":`)
 	b.WriteString(strconv.FormatInt(cur.Seq, 10))
-	var scratch []byte
-	field := func(k string, v any) error {
-		enc, err := appendValue(scratch[:0], v)
+	// field writes one member of the patch; the first error is kept.
+	var ferr error
+	field := func(k string, v any) {
+		enc, err := appendValue(p.scratch[:0], v)
 		if err != nil {
-			return fmt.Errorf("encode %s: %w", k, err)
+			ferr = cmp.Or(ferr, fmt.Errorf("encode %s: %w", k, err))
+			return
 		}
-		scratch = enc
+		p.scratch = enc
 		b.WriteString(`,"`)
 		b.WriteString(k)
 		b.WriteString(`":`)
 		b.Write(enc)
-		return nil
 	}
-	var errs []error
 	if cur.Game != prev.Game {
-		errs = append(errs, field("game", cur.Game))
+		field("game", cur.Game)
 	}
 	if cur.Variant != prev.Variant {
-		errs = append(errs, field("variant", cur.Variant))
+		field("variant", cur.Variant)
 	}
 	if cur.Status != prev.Status {
-		errs = append(errs, field("status", cur.Status))
+		field("status", cur.Status)
 	}
 	if !slices.Equal(cur.Players, prev.Players) {
-		errs = append(errs, field("players", cur.Players))
+		field("players", cur.Players)
 	}
 	if cur.Spectators != prev.Spectators {
-		errs = append(errs, field("spectators", cur.Spectators))
+		field("spectators", cur.Spectators)
 	}
 	if !equalPtr(cur.Turn, prev.Turn) {
-		errs = append(errs, field("turn", cur.Turn))
+		field("turn", cur.Turn)
 	}
 	if !equalPtr(cur.LastMove, prev.LastMove) {
-		errs = append(errs, field("lastMove", cur.LastMove))
+		field("lastMove", cur.LastMove)
 	}
 	if !equalResult(cur.Result, prev.Result) {
-		errs = append(errs, field("result", cur.Result))
+		field("result", cur.Result)
 	}
 	if !equalPtr(cur.AbortAt, prev.AbortAt) {
-		errs = append(errs, field("abortAt", cur.AbortAt))
+		field("abortAt", cur.AbortAt)
 	}
 	if cur.Abortable != prev.Abortable {
-		errs = append(errs, field("abortable", cur.Abortable))
+		field("abortable", cur.Abortable)
 	}
 	if !equalPtr(cur.DrawOffer, prev.DrawOffer) {
-		errs = append(errs, field("drawOffer", cur.DrawOffer))
+		field("drawOffer", cur.DrawOffer)
 	}
 	if !equalPtr(cur.Takeback, prev.Takeback) {
-		errs = append(errs, field("takeback", cur.Takeback))
+		field("takeback", cur.Takeback)
 	}
 	if cur.SpectatorChat != prev.SpectatorChat {
-		errs = append(errs, field("spectatorChat", cur.SpectatorChat))
+		field("spectatorChat", cur.SpectatorChat)
 	}
 	if cur.Private != prev.Private {
-		errs = append(errs, field("private", cur.Private))
+		field("private", cur.Private)
 	}
 	if cur.Watch != prev.Watch {
-		errs = append(errs, field("watch", cur.Watch))
+		field("watch", cur.Watch)
 	}
 	if !slices.Equal(cur.Rematch, prev.Rematch) {
-		errs = append(errs, field("rematch", cur.Rematch))
+		field("rematch", cur.Rematch)
 	}
 	if cur.Next != prev.Next {
-		errs = append(errs, field("next", cur.Next))
+		field("next", cur.Next)
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, false, err
+	if ferr != nil {
+		return nil, false, ferr
 	}
-	if rows, ok := cur.Board.([]string); ok {
-		if old, ok := prev.Board.([]string); ok && asciiRows(rows) && asciiRows(old) {
-			if cells, ok := diffCells(old, rows); ok {
+	if rowsBoard {
+		if old, ok := prev.Board.([]string); ok && curASCII && prevASCII {
+			if cells, ok := diffCells(p.cells[:0], old, rows); ok {
+				p.cells = cells
 				b.WriteString(`,"cells":`)
 				b.Write(cells)
 			} else if !slices.Equal(rows, old) {
-				if err := field("board", rows); err != nil {
-					return nil, false, err
-				}
+				field("board", rows)
 			}
-		} else if err := field("board", rows); err != nil {
-			return nil, false, err
+		} else {
+			field("board", rows)
+		}
+		if ferr != nil {
+			return nil, false, ferr
 		}
 	}
-	for _, k := range sortedKeys(raw) {
+	p.keys = p.keys[:0]
+	for k := range raw {
+		p.keys = append(p.keys, k)
+	}
+	slices.Sort(p.keys)
+	for _, k := range p.keys {
 		v := raw[k]
 		old, had := prevRaw[k]
 		if had && bytes.Equal(old, v) {
 			continue
 		}
+		b.WriteByte(',')
+		writeJSONString(b, k)
+		b.WriteByte(':')
 		if had {
-			merged, err := mergeObject(old, v)
+			merged, err := mergeObject(b.AvailableBuffer(), old, v)
 			if errors.Is(err, errNoPatch) {
 				return nil, false, nil
 			}
 			if err == nil {
-				v = merged
+				b.Write(merged)
+				continue
 			}
 		}
-		b.WriteByte(',')
-		writeJSONString(b, k)
-		b.WriteByte(':')
 		b.Write(v)
 	}
 	b.WriteByte('}')
@@ -216,11 +236,18 @@ var coreKeys = map[string]bool{"type": true, "room": true, "game": true, "varian
 	"spectatorChat": true}
 
 // rawFields encodes the fields compared as JSON: score, clocks, a board
-// that is not a list of rows, and the extra fields.
-func rawFields(cur *RoomState) (map[string]json.RawMessage, error) {
-	raw := make(map[string]json.RawMessage, 4+len(cur.Extra))
+// that is not a list of rows, and the extra fields. It writes them into
+// reuse, cleared, and its values' bytes when it has any (nil: a new map).
+func rawFields(cur *RoomState, reuse map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	raw := reuse
+	if raw == nil {
+		raw = make(map[string]json.RawMessage, 4+len(cur.Extra))
+	}
+	for k, v := range raw {
+		raw[k] = v[:0] // keeps the bytes for the same key below
+	}
 	put := func(k string, v any) error {
-		enc, err := appendValue(nil, v)
+		enc, err := appendValue(raw[k], v)
 		if err != nil {
 			return fmt.Errorf("encode room.state %s: %w", k, err)
 		}
@@ -244,6 +271,11 @@ func rawFields(cur *RoomState) (map[string]json.RawMessage, error) {
 		}
 		if err := put(k, v); err != nil {
 			return nil, err
+		}
+	}
+	for k, v := range raw {
+		if len(v) == 0 { // a key of the state before that cur has not
+			delete(raw, k)
 		}
 	}
 	return raw, nil
@@ -294,47 +326,54 @@ func asciiRows(rows []string) bool {
 
 // diffCells lists the changed cells as [row, column, "c"]; false when the
 // shapes differ or most of the board changed (the whole board is shorter).
-func diffCells(prev, cur []string) ([]byte, bool) {
+// The cells are appended to dst.
+func diffCells(dst []byte, prev, cur []string) ([]byte, bool) {
 	if len(prev) != len(cur) {
-		return nil, false
+		return dst, false
 	}
-	var b bytes.Buffer
-	b.WriteByte('[')
+	b := append(dst, '[')
 	n, total := 0, 0
 	for r := range cur {
 		if len(prev[r]) != len(cur[r]) {
-			return nil, false
+			return dst, false
 		}
 		total += len(cur[r])
+		if prev[r] == cur[r] {
+			continue
+		}
 		for c := 0; c < len(cur[r]); c++ {
 			if prev[r][c] == cur[r][c] {
 				continue
 			}
 			if n > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
 			n++
-			fmt.Fprintf(&b, `[%d,%d,"%c"]`, r, c, cur[r][c])
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(r), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(c), 10)
+			b = append(b, ',', '"', cur[r][c], '"', ']')
 		}
 	}
-	b.WriteByte(']')
+	b = append(b, ']')
 	if n == 0 || n*2 > total {
-		return nil, false
+		return b, false
 	}
-	return b.Bytes(), true
+	return b, true
 }
 
-// mergeObject returns the keys of cur whose values differ from old when
-// both are objects with the same keys; errNoPatch when both are objects
-// and a key disappeared; any other error means "send cur whole".
-func mergeObject(old, cur json.RawMessage) (json.RawMessage, error) {
+// mergeObject appends to dst the keys of cur whose values differ from old
+// when both are objects with the same keys; errNoPatch when both are
+// objects and a key disappeared; any other error means "send cur whole".
+func mergeObject(dst []byte, old, cur json.RawMessage) (json.RawMessage, error) {
 	if len(old) == 0 || old[0] != '{' || len(cur) == 0 || cur[0] != '{' {
 		return nil, errors.New("not two objects")
 	}
 	var ob, cb [8]flatMember
 	if fo, ok := splitFlat(old, ob[:0]); ok {
 		if fc, ok := splitFlat(cur, cb[:0]); ok {
-			return mergeFlat(fo, fc)
+			return mergeFlat(dst, fo, fc)
 		}
 	}
 	return mergeDecoded(old, cur)
@@ -373,11 +412,12 @@ func mergeDecoded(old, cur json.RawMessage) (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
-// mergeFlat is mergeObject for two flat objects (see splitFlat).
-func mergeFlat(o, c []flatMember) (json.RawMessage, error) {
-	find := func(ms []flatMember, k string) ([]byte, bool) {
+// mergeFlat is mergeObject for two flat objects (see splitFlat), appending
+// to dst.
+func mergeFlat(dst []byte, o, c []flatMember) (json.RawMessage, error) {
+	find := func(ms []flatMember, k []byte) ([]byte, bool) {
 		for _, m := range ms {
-			if m.key == k {
+			if bytes.Equal(m.key, k) {
 				return m.val, true
 			}
 		}
@@ -388,9 +428,8 @@ func mergeFlat(o, c []flatMember) (json.RawMessage, error) {
 			return nil, errNoPatch
 		}
 	}
-	slices.SortFunc(c, func(a, b flatMember) int { return strings.Compare(a.key, b.key) })
-	out := make([]byte, 0, 64)
-	out = append(out, '{')
+	slices.SortFunc(c, func(a, b flatMember) int { return bytes.Compare(a.key, b.key) })
+	out := append(dst, '{')
 	n := 0
 	for _, m := range c {
 		if ov, ok := find(o, m.key); ok && bytes.Equal(ov, m.val) {
@@ -413,6 +452,10 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func writeJSONString(b *bytes.Buffer, s string) {
+	if q, ok := appendPlainString(b.AvailableBuffer(), s); ok {
+		b.Write(q)
+		return
+	}
 	q, _ := json.Marshal(s) // a string always encodes
 	b.Write(q)
 }

@@ -252,3 +252,42 @@ func TestPatchCoversEveryField(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffAllocations counts what a go 19x19 move's Diff allocates once the
+// patcher has seen a few states: the patch itself and the copies the
+// patcher keeps of the players and the board's rows, nothing per field.
+func TestDiffAllocations(t *testing.T) {
+	rows := make([]string, 19)
+	for i := range rows {
+		rows[i] = strings.Repeat(".", 19)
+	}
+	states := make([]RoomState, 2)
+	for i := range states {
+		board := slices.Clone(rows)
+		board[3] = strings.Repeat(".", i) + "X" + strings.Repeat(".", 18-i)
+		states[i] = RoomState{Type: TypeRoomState, Room: "r1", Game: "go", Variant: "19", Status: "playing",
+			Players: []Player{{Seat: 0, Name: "a", Connected: true}, {Seat: 1, Name: "b", Connected: true}},
+			Turn:    intp(i), Board: board, Score: map[string]int{"black": i, "white": 0},
+			Clocks: map[string]int{"black": 1000 - i, "white": 1000},
+			Extra:  map[string]any{"passes": 0, "stones": map[string]int{"black": i, "white": 0}}}
+	}
+	var p Patcher
+	seq := int64(0)
+	diff := func() {
+		seq++
+		st := &states[seq%2]
+		st.Seq = seq
+		if _, ok, err := p.Diff(st); err != nil || (!ok && seq > 1) {
+			t.Fatalf("Diff at seq %d: ok %v err %v", seq, ok, err)
+		}
+	}
+	for range 4 {
+		diff()
+	}
+	// The patch's buffer, the patcher's copies of the players and the
+	// board's rows: nothing per field or per changed object.
+	const want = 4
+	if got := testing.AllocsPerRun(100, diff); got > want {
+		t.Errorf("a Diff allocates %.0f times, want at most %d", got, want)
+	}
+}

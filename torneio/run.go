@@ -52,6 +52,7 @@ func (m *Manager) run(l *live, start *View) {
 				playing++
 			}
 		}
+		var starting []int // the entrants of the games starting now
 		for i := range cur.Games {
 			g := &cur.Games[i]
 			if playing >= m.cfg.Parallel {
@@ -66,6 +67,16 @@ func (m *Manager) run(l *live, start *View) {
 			g.Room, g.Status = rooms.NewID(), GamePlaying
 			playing++
 			dirty = true
+			for _, e := range g.Entrants {
+				if !slices.Contains(starting, e) {
+					starting = append(starting, e)
+				}
+			}
+		}
+		// Their names as they are now (a rename since the start), for
+		// the view and the rooms about to be made.
+		if len(starting) > 0 {
+			m.name(ctx, cur.Entrants, starting)
 		}
 		if cur.Status == StatusRunning && !slices.ContainsFunc(cur.Games, func(g Game) bool { return g.Status != GameFinished }) {
 			cur.Status = StatusFinished
@@ -125,7 +136,11 @@ func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game)
 			continue
 		}
 		watch = false
-		spec.Seats = append(spec.Seats, rooms.Seat{PlayerID: e.PlayerID(), Name: e.PlayerID()})
+		name := e.Name
+		if name == "" {
+			name = e.PlayerID()
+		}
+		spec.Seats = append(spec.Seats, rooms.Seat{PlayerID: e.PlayerID(), Name: name})
 	}
 	if watch {
 		spec.Watch, spec.Clock = true, nil // the room refuses clocks where only bots play

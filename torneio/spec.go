@@ -39,6 +39,10 @@ type Entrant struct {
 	Level  string `json:"level,omitempty"`
 	Bot    string `json:"bot,omitempty"`
 	Player string `json:"player,omitempty"`
+	// Name is how the entrant is shown, filled by the Manager (a name in a
+	// spec is ignored): a person's display name or a bot account's name
+	// (Config.Names), else its id; "bot <level>" for a level.
+	Name string `json:"name,omitempty"`
 }
 
 // PlayerID is the player id of a bot or person, "" for a level.

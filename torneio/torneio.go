@@ -80,8 +80,13 @@ type Summary struct {
 	Status   string    `json:"status"`
 	Created  time.Time `json:"created"`
 	Entrants int       `json:"entrants"`
-	Games    int       `json:"games"`
-	Played   int       `json:"played"`
+	// Names are the entrants' names (Entrant.Name), in entrant order;
+	// Lineup the entrants themselves, so that a page names a level in its
+	// own words.
+	Names  []string  `json:"names"`
+	Lineup []Entrant `json:"lineup"`
+	Games  int       `json:"games"`
+	Played int       `json:"played"`
 }
 
 // Standings computes the standings from the games' results: a win for the
@@ -133,6 +138,12 @@ type Config struct {
 	MaxLive int
 	// Poll is how often a running game's room is read (default 500 ms).
 	Poll time.Duration
+	// Names, when set, returns the display names of the player ids it is
+	// given (persons and bot accounts; at most MaxEntrants at once, one
+	// bounded lookup), leaving out the ones it does not know. The entrants'
+	// names are looked up when the tournament starts and again for the
+	// entrants of each game as it starts, so their rooms show them.
+	Names func(ctx context.Context, ids []string) map[string]string
 }
 
 // Defaults of Config.
@@ -206,8 +217,13 @@ func (m *Manager) Start(ctx context.Context, owner string, spec Spec) (string, e
 		c := DefaultClock
 		spec.Clock = &c
 	}
+	entrants := slices.Clone(spec.Entrants)
+	for i := range entrants {
+		entrants[i].Name = ""
+	}
+	m.name(ctx, entrants, nil)
 	v := &View{ID: newID(), Game: spec.Game, Status: StatusRunning, Owner: owner, Created: time.Now().UTC().Truncate(time.Millisecond),
-		Entrants: spec.Entrants, Partidas: spec.Partidas, Clock: spec.Clock, Games: spec.Schedule()}
+		Entrants: entrants, Partidas: spec.Partidas, Clock: spec.Clock, Games: spec.Schedule()}
 	for i := range v.Games {
 		v.Games[i].Status = GamePending
 	}
@@ -269,6 +285,10 @@ func (m *Manager) Resume(ctx context.Context) (int, error) {
 			continue
 		}
 		v.Status = StatusRunning
+		if slices.ContainsFunc(v.Entrants, func(e Entrant) bool { return e.Name == "" }) {
+			m.name(ctx, v.Entrants, nil) // saved before entrants had names
+			v.Standings = Standings(v.Entrants, v.Games)
+		}
 		l, err := m.register(&v)
 		if err != nil {
 			continue
@@ -295,7 +315,56 @@ func (m *Manager) Get(ctx context.Context, id string) (*View, error) {
 	if err := json.Unmarshal(t.Data, &v); err != nil {
 		return nil, fmt.Errorf("torneio %s: %w", id, err)
 	}
+	// A tournament saved before entrants had names: look them up once
+	// for this answer.
+	if slices.ContainsFunc(v.Entrants, func(e Entrant) bool { return e.Name == "" }) {
+		m.name(ctx, v.Entrants, nil)
+		v.Standings = Standings(v.Entrants, v.Games)
+	}
 	return &v, nil
+}
+
+// name fills the names of entrants (of the indexes in which, or of all when
+// which is nil) from Config.Names in one lookup; an entrant it does not
+// know keeps the name it has, else gets its Label; a level is "bot <level>".
+// It reports whether a name changed.
+func (m *Manager) name(ctx context.Context, entrants []Entrant, which []int) bool {
+	if which == nil {
+		which = make([]int, len(entrants))
+		for i := range which {
+			which[i] = i
+		}
+	}
+	var ids []string
+	for _, i := range which {
+		if id := entrants[i].PlayerID(); id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	var names map[string]string
+	if len(ids) > 0 && m.cfg.Names != nil {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		names = m.cfg.Names(ctx, ids)
+		cancel()
+	}
+	changed := false
+	for _, i := range which {
+		e := &entrants[i]
+		n, ok := names[e.PlayerID()]
+		switch {
+		case e.Level != "":
+			n = "bot " + e.Level // as the SGF names a nameless bot
+		case ok && n != "":
+		case e.Name != "":
+			n = e.Name
+		default:
+			n = e.Label()
+		}
+		if e.Name != n {
+			e.Name, changed = n, true
+		}
+	}
+	return changed
 }
 
 // List returns the live tournaments, then the most recent others, at most
@@ -336,7 +405,14 @@ func (m *Manager) List(ctx context.Context) ([]Summary, error) {
 }
 
 func summary(v *View) Summary {
-	s := Summary{ID: v.ID, Game: v.Game, Status: v.Status, Created: v.Created, Entrants: len(v.Entrants), Games: len(v.Games)}
+	s := Summary{ID: v.ID, Game: v.Game, Status: v.Status, Created: v.Created, Entrants: len(v.Entrants), Games: len(v.Games),
+		Names: make([]string, len(v.Entrants)), Lineup: slices.Clone(v.Entrants)}
+	for i, e := range v.Entrants {
+		s.Names[i] = e.Name
+		if s.Names[i] == "" { // a live view named before the start
+			s.Names[i] = e.Label()
+		}
+	}
 	for _, g := range v.Games {
 		if g.Status == GameFinished {
 			s.Played++

@@ -53,11 +53,21 @@ type plyJSON struct {
 	// Mistake: with a solved table, the move played changed the outlook
 	// for the worse (it is not among the moves that keep it).
 	Mistake bool `json:"mistake,omitempty"`
+	// Mark is the review's mark of the move played (review): "??", "?",
+	// "?!" or empty.
+	Mark string `json:"mark,omitempty"`
+	// Drop is how much win rate the move played lost its player, when
+	// win rates are known (negative: it gained).
+	Drop *float64 `json:"drop,omitempty"`
 }
 
 type analysisJSON struct {
 	Status string    `json:"status"`
 	Plies  []plyJSON `json:"plies"`
+	// Worst is the index in Plies of the move that lost its player the
+	// most win rate, absent when no move lost any or win rates are not
+	// known.
+	Worst *int `json:"worst,omitempty"`
 }
 
 func (s *Server) analysesStore(w http.ResponseWriter) store.RecordAnalyses {
@@ -142,6 +152,18 @@ func (s *Server) answerAnalysis(w http.ResponseWriter, r *http.Request, start bo
 	_, _ = w.Write([]byte(`{"status":"pending","plies":[]}` + "\n"))
 }
 
+// analyseOne analyses st for seat as one job of the bot pool's Analysis
+// class.
+func (s *Server) analyseOne(ctx context.Context, an engine.Analyser, st engine.State, seat int, seed uint64) (engine.Analysis, error) {
+	var a engine.Analysis
+	err := s.Pool.Analyse(ctx, analysisPlyTimeout, func(context.Context, time.Time) error {
+		var err error
+		a, err = an.Analyse(st, seat, engine.Budget{Seed: seed})
+		return err
+	})
+	return a, err
+}
+
 // analyse analyses every position of rec that has a move from it, one
 // bot-pool job each, and stores the result.
 func (s *Server) analyse(rec *records.Record, as store.RecordAnalyses) {
@@ -154,17 +176,38 @@ func (s *Server) analyse(rec *records.Record, as store.RecordAnalyses) {
 	ctx, cancel := context.WithTimeout(context.Background(), analysisTimeout)
 	defer cancel()
 	out := analysisJSON{Status: "done", Plies: make([]plyJSON, 0, len(rec.Moves))}
+	all := make([]engine.Analysis, 0, len(rec.Moves))
+	var end *after // the value of the last position for the last mover
 	_, err := records.Visit(ctx, s.cfg.Catalog, rec, func(i int, st engine.State) error {
 		if i >= len(rec.Moves) {
+			if i == 0 {
+				return nil
+			}
+			last := rec.Moves[i-1].Seat
+			if out := st.Outcome(); out.Over {
+				v := afterEnd(last, out)
+				end = &v
+				return nil
+			}
+			if m := all[len(all)-1].Method; m == engine.MethodTable || m == engine.MethodExpectimax {
+				return nil // the review reads the moves' own values
+			}
+			seat, ok := st.Turn()
+			if !ok {
+				return nil
+			}
+			a, err := s.analyseOne(ctx, an, st, seat, rec.Seed+uint64(i))
+			if err != nil {
+				// The last move then goes unjudged; the rest stands.
+				s.log.Warn("analysis: final position", zap.String("room", rec.Room), zap.Error(err))
+				return ctx.Err()
+			}
+			v := afterOf(last, a)
+			end = &v
 			return nil
 		}
 		seat, played := rec.Moves[i].Seat, rec.Moves[i].Move
-		var a engine.Analysis
-		err := s.Pool.Analyse(ctx, analysisPlyTimeout, func(context.Context, time.Time) error {
-			var err error
-			a, err = an.Analyse(st, seat, engine.Budget{Seed: rec.Seed + uint64(i)})
-			return err
-		})
+		a, err := s.analyseOne(ctx, an, st, seat, rec.Seed+uint64(i))
 		if err != nil {
 			return err
 		}
@@ -174,12 +217,24 @@ func (s *Server) analyse(rec *records.Record, as store.RecordAnalyses) {
 		}
 		p.Mistake = a.Method == engine.MethodTable && !slices.Contains(a.Best, played)
 		out.Plies = append(out.Plies, p)
+		all = append(all, a)
 		return nil
 	})
 	if err != nil {
 		s.log.Warn("analysis failed", zap.String("room", rec.Room), zap.Error(err))
 		return
 	}
+	for i := range out.Plies {
+		next := end
+		if i+1 < len(all) {
+			v := afterOf(out.Plies[i].Seat, all[i+1])
+			next = &v
+		} else if end == nil {
+			next = nil
+		}
+		out.Plies[i].Mark, out.Plies[i].Drop = review(all[i], out.Plies[i].Played, next)
+	}
+	out.Worst = worstDrop(out.Plies)
 	data, err := json.Marshal(out)
 	if err != nil {
 		return

@@ -26,7 +26,10 @@ type analysisDoc struct {
 		WinRate, Eval *float64
 		Best, Played  string
 		Mistake       bool
+		Mark          string
+		Drop          *float64
 	}
+	Worst *int
 }
 
 // playGame plays a game through the engine, choose picking each move, and
@@ -154,6 +157,19 @@ func TestAnalysis(t *testing.T) {
 			doc.Plies[mistakes[0]+1].Outlook != "win" {
 			t.Fatalf("mistakes at %v: %+v", mistakes, doc.Plies)
 		}
+		// The review marks that move, a draw thrown to a loss, and no other.
+		for _, p := range doc.Plies {
+			want := ""
+			if p.Ply == mistakes[0] {
+				want = "?"
+			}
+			if p.Mark != want || p.Drop != nil {
+				t.Errorf("ply %d: mark %q drop %v, want %q and no drop", p.Ply, p.Mark, p.Drop, want)
+			}
+		}
+		if doc.Worst != nil {
+			t.Errorf("worst %d without win rates", *doc.Worst)
+		}
 	})
 
 	t.Run("orbito2", func(t *testing.T) {
@@ -177,6 +193,23 @@ func TestAnalysis(t *testing.T) {
 				p.Mistake != !slices.Contains(a.Best, m.Move) {
 				t.Fatalf("ply %d: %+v, the table says %s best %v", i, p, a.Outlook, a.Best)
 			}
+			// The mark: how far the move played moved the outlook.
+			var left engine.Outlook
+			for _, mv := range a.Moves {
+				if mv.Move == m.Move {
+					left = mv.Outlook
+				}
+			}
+			want := ""
+			switch {
+			case a.Outlook == engine.OutlookWin && left == engine.OutlookLoss:
+				want = "??"
+			case a.Outlook.Better(left):
+				want = "?"
+			}
+			if p.Mark != want || (want != "") != p.Mistake {
+				t.Fatalf("ply %d: mark %q (mistake %v), want %q: the position was a %s, the move left a %s", i, p.Mark, p.Mistake, want, a.Outlook, left)
+			}
 			_ = st.Apply(m.Seat, m.Move)
 		}
 	})
@@ -197,6 +230,50 @@ func TestAnalysis(t *testing.T) {
 				t.Fatalf("ply %+v: no win rate", p)
 			}
 		}
+		// Each move's drop is its player's win rate before it less the
+		// same player's after it (one minus the opponent's); the last
+		// move's comes from the final position, which was not over (the
+		// game was resigned), so it is known too.
+		wantWorst := -1
+		for i, p := range doc.Plies {
+			if p.Drop == nil {
+				t.Fatalf("ply %d: no drop", i)
+			}
+			if i+1 < len(doc.Plies) {
+				want := *p.WinRate - (1 - *doc.Plies[i+1].WinRate)
+				if d := *p.Drop - want; d > 1e-9 || d < -1e-9 {
+					t.Errorf("ply %d: drop %v, want %v", i, *p.Drop, want)
+				}
+			}
+			if *p.Drop > 0 && (wantWorst < 0 || *p.Drop > *doc.Plies[wantWorst].Drop) {
+				wantWorst = i
+			}
+			wantMark := ""
+			switch {
+			case *p.Drop >= 0.3:
+				wantMark = "??"
+			case *p.Drop >= 0.2:
+				wantMark = "?"
+			case *p.Drop >= 0.1:
+				wantMark = "?!"
+			}
+			if p.Mark != wantMark {
+				t.Errorf("ply %d: mark %q for a drop of %v, want %q", i, p.Mark, *p.Drop, wantMark)
+			}
+		}
+		got := -1
+		if doc.Worst != nil {
+			got = *doc.Worst
+		}
+		if got != wantWorst {
+			t.Errorf("worst %d, want %d (drops %+v)", got, wantWorst, doc.Plies)
+		}
+		t.Logf("go drops: %v", func() (ds []float64) {
+			for _, p := range doc.Plies {
+				ds = append(ds, *p.Drop)
+			}
+			return
+		}())
 	})
 
 	for _, tc := range []struct {

@@ -588,14 +588,17 @@ func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, do func(*roo
 	}
 	m := &replyMember{id: 1<<63 | streamIDs.Add(1), p: p}
 	// The command, then a read of the room's facts: the room runs its
-	// commands in order, so once Stats answers the command has run.
+	// commands in order, so once Stats answers the command has run. A
+	// command the room took (its mailbox is unbuffered) runs whole: if the
+	// room closes after it (a resignation that ends the game as the last
+	// stream leaves, say), Stats is refused and the room's Done says the
+	// command is over.
 	if !do(room, m) {
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
 		return
 	}
 	if _, ok := room.Stats(); !ok {
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
-		return
+		<-room.Done()
 	}
 	m.mu.Lock()
 	e := m.err

@@ -22,7 +22,7 @@ const MaxTorneioBody = 16 << 10
 // API: POST /api/torneios, GET /api/torneios, GET /api/torneios/{id}.
 func (s *Server) startTorneios(mux *http.ServeMux) {
 	tm, err := torneio.New(torneio.Config{Rooms: s.Rooms, Store: s.cfg.Store, Catalog: s.cfg.Catalog,
-		Log: s.log.Named("torneio"), Parallel: s.cfg.TorneioParallel, MaxLive: s.cfg.MaxTorneios})
+		Log: s.log.Named("torneio"), Parallel: s.cfg.TorneioParallel, MaxLive: s.cfg.MaxTorneios, Names: s.playerNames})
 	if err != nil {
 		s.log.Warn("no tournaments", zap.Error(err))
 		return
@@ -39,6 +39,39 @@ func (s *Server) startTorneios(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/torneios", s.createTorneio)
 	mux.HandleFunc("GET /api/torneios", s.listTorneios)
 	mux.HandleFunc("GET /api/torneios/{id}", s.getTorneio)
+}
+
+// playerNames returns the display names of ids: a bot account's from the
+// bots online (its registered name), the others' (people, and bots
+// offline) from the store (store.PlayerNames, one round trip for them
+// all). Ids it cannot name are left out.
+func (s *Server) playerNames(ctx context.Context, ids []string) map[string]string {
+	out := make(map[string]string, len(ids))
+	var people []string
+	for _, id := range ids {
+		if store.IsBotID(id) {
+			if n, ok := s.bots.name(id); ok {
+				out[id] = n
+				continue
+			}
+		}
+		people = append(people, id)
+	}
+	pn, ok := s.cfg.Store.(store.PlayerNames)
+	if !ok || len(people) == 0 {
+		return out
+	}
+	if len(people) > store.MaxNameLookups {
+		people = people[:store.MaxNameLookups]
+	}
+	names, err := pn.PlayerNames(ctx, people)
+	if err != nil {
+		s.log.Warn("player names", zap.Error(err))
+	}
+	for id, n := range names {
+		out[id] = n
+	}
+	return out
 }
 
 func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {

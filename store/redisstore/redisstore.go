@@ -700,7 +700,7 @@ func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
 		return fmt.Errorf("save player %q: empty id or token hash", p.ID)
 	}
 	_, err := s.c.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		if p.ID == store.PlayerID(p.TokenHash) {
+		if derivedID(p.ID, p.TokenHash) {
 			pipe.HSet(ctx, s.PlayerKey(p.ID), "token", p.TokenHash, "name", p.Name)
 			pipe.PExpire(ctx, s.PlayerKey(p.ID), s.guestTTL)
 		} else {
@@ -723,22 +723,35 @@ func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Play
 	if err := ctx.Err(); err != nil {
 		return store.Player{}, fmt.Errorf("player by token: %w", err)
 	}
-	id := store.PlayerID(tokenHash)
+	ids := [...]string{store.PlayerID(tokenHash), store.BotID(tokenHash)}
 	pipe := s.c.Pipeline()
-	derived := pipe.HGetAll(ctx, s.PlayerKey(id))
-	pipe.PExpire(ctx, s.PlayerKey(id), s.guestTTL)
+	var derived [len(ids)]*redis.MapStringStringCmd
+	for i, id := range ids {
+		derived[i] = pipe.HGetAll(ctx, s.PlayerKey(id))
+		pipe.PExpire(ctx, s.PlayerKey(id), s.guestTTL)
+	}
 	legacy := pipe.HGetAll(ctx, s.PlayerKey(tokenHash))
 	pipe.PExpire(ctx, s.PlayerKey(tokenHash), s.guestTTL)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return store.Player{}, fmt.Errorf("player by token: %w", err)
 	}
-	if h := derived.Val(); h["token"] == tokenHash {
-		return store.Player{ID: id, Name: h["name"], TokenHash: tokenHash}, nil
+	for i, id := range ids {
+		if h := derived[i].Val(); h["token"] == tokenHash {
+			return store.Player{ID: id, Name: h["name"], TokenHash: tokenHash}, nil
+		}
 	}
 	if h := legacy.Val(); h["id"] != "" {
 		return store.Player{ID: h["id"], Name: h["name"], TokenHash: tokenHash}, nil
 	}
 	return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
+}
+
+// derivedID reports whether id is the one derived from tokenHash, a
+// person's (store.PlayerID) or a bot account's (store.BotID): such an
+// identity is kept under its id, so that it is found by id (PlayerNames)
+// as well as by token. Older identities are kept under their token hash.
+func derivedID(id, tokenHash string) bool {
+	return id == store.PlayerID(tokenHash) || id == store.BotID(tokenHash)
 }
 
 // PlayerRooms implements store.Store. Each id is checked against its room's

@@ -62,3 +62,40 @@ func testBots(t *testing.T, s store.Store) {
 		t.Fatal("a guest's id reads as a bot's")
 	}
 }
+
+// testPlayerNames checks the names found by id: a person's (its id derived
+// from its token) after a rename, a bot account's (a tournament names its
+// entrants while they are offline), nothing for an unknown id, and a
+// refusal past MaxNameLookups.
+func testPlayerNames(t *testing.T, s store.Store) {
+	pn, ok := s.(store.PlayerNames)
+	if !ok {
+		t.Fatalf("%T does not implement store.PlayerNames", s)
+	}
+	ctx := ctxT(t)
+	ana := store.Player{ID: store.PlayerID("hash-ana"), Name: "Ana", TokenHash: "hash-ana"}
+	bia := store.Player{ID: store.PlayerID("hash-bia"), Name: "Bia", TokenHash: "hash-bia"}
+	robo := store.Player{ID: store.BotID("hash-robo"), Name: "Robozinho", TokenHash: "hash-robo"}
+	for _, p := range []store.Player{ana, bia, {ID: ana.ID, Name: "Ana Lima", TokenHash: ana.TokenHash}, robo} {
+		if err := s.SavePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.PlayerByToken(ctx, robo.TokenHash); err != nil || got != robo {
+		t.Fatalf("PlayerByToken(the bot's) = %+v, %v; want %+v", got, err, robo)
+	}
+	got, err := pn.PlayerNames(ctx, []string{ana.ID, "pnobody", bia.ID, robo.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{ana.ID: "Ana Lima", bia.ID: "Bia", robo.ID: "Robozinho"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("PlayerNames = %v, want %v", got, want)
+	}
+	if got, err := pn.PlayerNames(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("PlayerNames(nil) = %v, %v; want none", got, err)
+	}
+	if _, err := pn.PlayerNames(ctx, make([]string, store.MaxNameLookups+1)); err == nil {
+		t.Errorf("PlayerNames of %d ids: no error", store.MaxNameLookups+1)
+	}
+}

@@ -87,6 +87,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"LogOnlyStaleChangesNothing", testLogOnlyStaleChangesNothing},
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
+		{"PlayerNames", testPlayerNames},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}

@@ -16,7 +16,7 @@ import * as morris from './games/morris.js';
 import * as go from './games/go.js';
 import * as g2048 from './games/g2048.js';
 import * as queens from './games/queens.js';
-import { analysisPanel } from './analysis.js';
+import { analysisPanel, markOf, markTip } from './analysis.js';
 
 const RENDERERS = { orbito, morris, go, 2048: g2048, queens };
 const LOW_TIME = 10000;
@@ -554,16 +554,31 @@ export function roomView(main, room, { conn, navigate, record = false }) {
     if (st.game === 'morris' && m.move.length === 4) return m.move.slice(0, 2) === m.move.slice(2) ? t('move.pass') : `${m.move.slice(0, 2)}–${m.move.slice(2)}`;
     return m.move;
   }
+  // reviewOf is the game review's word on move i (0-based): its mark and
+  // whether it lost its player the most win rate (analysis.js).
+  function reviewOf(i) {
+    const p = review && Array.isArray(review.plies) ? review.plies.find((x) => x.ply === i) : null;
+    if (!p || p.played !== moves[i].move) return null;
+    const mark = markOf(p), worst = review.worst === i;
+    return mark || worst ? { p, mark, worst } : null;
+  }
   function moveButton(m, i) {
     const ply = i + 1;
     const current = (replay == null ? moves.length : replay) === ply;
+    const rv = reviewOf(i);
+    let label = t('move.aria', { n: ply, who: m.seat != null ? seatWord(m.seat) : '', move: moveText(m) });
+    if (rv && rv.mark) label += ` — ${markTip(rv.p)}`;
+    if (rv && rv.worst) label += ` — ${t('review.worst')}`;
+    const tip = rv ? [rv.mark ? markTip(rv.p) : '', rv.worst ? t('review.worst') : ''].filter(Boolean).join(' — ') : null;
     return h('button', {
-      type: 'button', class: `mv${current ? ' at' : ''}`, dataset: { ply, move: m.move, seat: m.seat ?? '' },
+      type: 'button', class: `mv${current ? ' at' : ''}${rv ? ' reviewed' : ''}`, dataset: { ply, move: m.move, seat: m.seat ?? '', mark: rv ? rv.mark : null },
       'aria-current': current ? 'step' : null,
-      'aria-label': t('move.aria', { n: ply, who: m.seat != null ? seatWord(m.seat) : '', move: moveText(m) }),
+      'aria-label': label, title: tip,
       disabled: !known(ply) && records === 'none' ? true : null,
       onclick: () => goTo(ply),
-    }, st.game === '2048' && m.seat != null ? h('span', { class: 'seat-num small', 'aria-hidden': 'true' }, String(m.seat + 1)) : null, moveText(m));
+    }, st.game === '2048' && m.seat != null ? h('span', { class: 'seat-num small', 'aria-hidden': 'true' }, String(m.seat + 1)) : null, moveText(m),
+    rv && rv.mark ? h('span', { class: `review-mark review-${{ '??': 'blunder', '?': 'mistake', '?!': 'inaccuracy' }[rv.mark]}`, 'aria-hidden': 'true' }, rv.mark) : null,
+    rv && rv.worst ? h('span', { class: 'review-mark review-worst', 'aria-hidden': 'true' }, '▼') : null);
   }
   function renderMoves() {
     const alternating = st.game !== '2048' && moves.every((m, i) => i === 0 || m.seat == null || m.seat !== moves[i - 1].seat);
@@ -772,10 +787,18 @@ export function roomView(main, room, { conn, navigate, record = false }) {
     capsMemo = null;
     adoptRecords();
     downloads.hidden = false;
-    if (record && !analysis) { analysis = analysisPanel(room, rec.game); downloads.after(analysis.el); }
+    if (record && !analysis) {
+      analysis = analysisPanel(room, rec.game, {
+        onReview(a) { review = a; if (st) renderMoves(); },
+        goTo: (k) => goTo(k),
+        seatName: (k) => seatWord(k),
+      });
+      downloads.after(analysis.el);
+    }
     render(false);
   }
   let analysis = null; // the game page's analysis (analysis.js)
+  let review = null;   // its done analysis: the marks of the move list
 
   loadCatalog().then(() => { if (st) { labelPage(); render(false); } });
   // The game page (/g/<room>) shows the record alone; a room page follows the room.

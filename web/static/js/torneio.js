@@ -8,10 +8,13 @@ import { loadCatalog, gameName, variantShort, levelName } from './labels.js';
 
 const REFRESH_MS = 2000;
 
+// entrantName is how the page shows an entrant: a level in the page's own
+// words, a bot account or a person by the name the server found for it
+// (`name`), else by its id.
 export function entrantName(game, e) {
   if (e.level) return t('player.bot', { level: levelName(game, e.level) });
-  if (e.bot) return t('torneio.bot', { id: e.bot });
-  return t('torneio.player', { id: e.player });
+  if (e.bot) return e.name && e.name !== e.bot ? t('player.botAccount', { name: e.name }) : t('torneio.bot', { id: e.bot });
+  return e.name && e.name !== e.player ? e.name : t('torneio.player', { id: e.player });
 }
 
 // share prints a standing's share of wins as the seed does: a percentage.
@@ -83,7 +86,8 @@ export function torneiosSection() {
     list.replaceChildren(...items.map((s) => h('li', {},
       h('a', { href: `/t/${s.id}`, 'data-nav': '', dataset: { torneio: s.id } },
         t('torneio.title', { game: gameName(s.game) })),
-      ' ', h('span', { class: 'muted' }, t('torneio.running', { played: num(s.played), total: num(s.games) })))));
+      ' ', h('span', { class: 'muted' }, t('torneio.running', { played: num(s.played), total: num(s.games) })),
+      Array.isArray(s.lineup) && s.lineup.length ? h('span', { class: 'torneio-names' }, s.lineup.map((e) => entrantName(s.game, e)).join(', ')) : null)));
   }
   async function load() {
     timer = 0;
