@@ -6,8 +6,11 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
+	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
 // goRoomWithMoves starts a 19x19 go room between two players and plays n
@@ -25,12 +28,7 @@ func goRoomWithMoves(b testing.TB, n int) *Room {
 	done := make(chan error, 1)
 	r.post(func() {
 		for range n {
-			seat, _ := r.state.Turn()
-			legal := r.state.Legal(seat)
-			mv := legal[rng.IntN(len(legal))]
-			for mv == "pass" && len(legal) > 1 {
-				mv = legal[rng.IntN(len(legal))]
-			}
+			seat, mv := randomMove(rng, r.state)
 			if perr := r.play(seat, mv, "human"); perr != nil {
 				done <- perr
 				return
@@ -113,8 +111,23 @@ func (m *sinkMember) WantsPatch() bool          { return true }
 // collector then pays for (issue 8).
 //
 //	go test -run '^$' -bench Play -benchmem ./rooms/
-func BenchmarkPlay(b *testing.B) {
-	m := NewManager(Config{Catalog: games.Catalog(), Store: memstore.New()})
+func BenchmarkPlay(b *testing.B) { benchPlay(b, memstore.New()) }
+
+// BenchmarkPlayRedis is BenchmarkPlay on a real Redis (a private
+// redis-server, internal/redistest), one room saving at a time: the round
+// trip is in every move's time, and its CPU on the Redis side is not.
+func BenchmarkPlayRedis(b *testing.B) {
+	addr := redistest.Start(b)
+	st, err := redisstore.New(context.Background(), addr, redistest.Prefix(b, addr))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = st.Close() })
+	benchPlay(b, st)
+}
+
+func benchPlay(b *testing.B, st store.Store) {
+	m := NewManager(Config{Catalog: games.Catalog(), Store: st})
 	b.Cleanup(func() { _ = m.Shutdown(context.Background()) })
 	newRoom := func() *Room {
 		r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "19",

@@ -227,6 +227,7 @@ func (r *Room) chat(mem Member, text string) *protocol.Error {
 		msg.Seat = &seat
 	}
 	r.rec.chat.add(protocol.ChatLine{From: msg.From, Seat: msg.Seat, Role: role, By: player, Text: msg.Text, At: msg.At})
+	r.persist.forceSnap = true // saved with the room's next change, which so writes the snapshot
 	f := protocol.MustEncode(msg)
 	var slow []Member
 	for _, mb := range r.members {
@@ -275,6 +276,7 @@ func (r *Room) muteChat(mem Member, target string, on bool, id json.RawMessage) 
 			r.chatState.mutes[viewer] = cur
 		}
 	}
+	r.persist.forceSnap = true // saved with the room's next change, which so writes the snapshot
 	muted := slices.Clone(r.chatState.mutes[viewer])
 	if muted == nil {
 		muted = []string{}

@@ -6,11 +6,9 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
-	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
 // clockManager is a manager over st whose rooms read the time from now
@@ -211,16 +209,7 @@ func TestClockRefusals(t *testing.T) {
 func TestClocksSurviveARestore(t *testing.T) {
 	for _, backend := range []string{"memstore", "redis"} {
 		t.Run(backend, func(t *testing.T) {
-			var st store.Store = memstore.New()
-			if backend == "redis" {
-				addr := redistest.Start(t)
-				rs, err := redisstore.New(context.Background(), addr, redistest.Prefix(t, addr))
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = rs.Close() })
-				st = rs
-			}
+			st := backendStore(t, backend)
 			now := fakeclock.New()
 			m := clockManager(t, st, now.Now)
 			r, a, b := clockedRoom(t, m, 10, 1)

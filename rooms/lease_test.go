@@ -171,12 +171,9 @@ func TestFencedRoomStopsWithoutWriting(t *testing.T) {
 			t.Fatalf("the fenced node's move reached the log: %+v", log)
 		}
 	}
-	saved, err := st.LoadRoom(ctx, r.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cur := storedRoom(t, st, r.ID())
 	var snap snapshotV1
-	if err := json.Unmarshal(saved.Snapshot, &snap); err != nil {
+	if err := json.Unmarshal(cur, &snap); err != nil {
 		t.Fatal(err)
 	}
 	if string(snap.Engine) == "" || snap.Moves != 2 {

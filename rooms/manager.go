@@ -323,41 +323,76 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	return r, nil
 }
 
-// Restore rebuilds a room from its last saved snapshot and starts it.
-func (m *Manager) Restore(snapshot []byte) (*Room, error) { return m.restore(snapshot, 0, nil) }
+// Restore rebuilds a room from a snapshot and starts it.
+func (m *Manager) Restore(snapshot []byte) (*Room, error) {
+	return m.restore(store.Room{Snapshot: snapshot, Seq: -1}, 0, nil)
+}
 
-// restore is Restore for the holder of the room's lease at epoch (0: none);
-// the members in join are in the room before its goroutine runs anything
-// else, so a room that finishes at once (a bot's pending answer) still has
-// them.
-func (m *Manager) restore(snapshot []byte, epoch int64, join []JoinAs) (*Room, error) {
-	var s snapshotV1
-	if err := json.Unmarshal(snapshot, &s); err != nil {
-		return nil, err
-	}
-	g, ok := m.cfg.Catalog.Game(s.Game)
-	if !ok {
-		return nil, protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", s.Game)
-	}
-	st, err := g.Restore(s.Engine)
+// restore rebuilds the room the store loaded (rebuild) and starts it, for
+// the holder of the room's lease at epoch (0: none); the members in join
+// are in the room before its goroutine runs anything else, so a room that
+// finishes at once (a bot's pending answer) still has them. A saved.Seq of
+// -1 restores the snapshot alone.
+func (m *Manager) restore(saved store.Room, epoch int64, join []JoinAs) (*Room, error) {
+	r, status, err := m.rebuild(saved)
 	if err != nil {
 		return nil, err
 	}
-	r := m.newRoom(g, st)
-	if err := r.fromSnapshot(s); err != nil {
-		return nil, err
-	}
-	r.persist.load(s.Seq, slices.Clone(s.Engine))
 	r.epoch = epoch
 	id, seq := r.id, r.seq // r belongs to its goroutine once started
 	if err := m.start(r, join, nil); err != nil {
 		return nil, err
 	}
-	if s.Status == StatusFinished {
-		m.archiveRestored(id, snapshot)
+	if status == StatusFinished {
+		m.archiveRestored(id, saved.Snapshot)
 	}
 	m.log.Info("room restored", zap.String("room", id), zap.Int64("seq", seq))
 	return r, nil
+}
+
+// rebuild makes a room, not started, from what the store loaded: its last
+// snapshot and the moves saved after it, replayed (replayTail). It returns
+// the snapshot's status too.
+func (m *Manager) rebuild(saved store.Room) (*Room, string, error) {
+	var s snapshotV1
+	if err := json.Unmarshal(saved.Snapshot, &s); err != nil {
+		return nil, "", err
+	}
+	g, ok := m.cfg.Catalog.Game(s.Game)
+	if !ok {
+		return nil, "", protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", s.Game)
+	}
+	st, err := g.Restore(s.Engine)
+	if err != nil {
+		return nil, "", err
+	}
+	r := m.newRoom(g, st)
+	if err := r.fromSnapshot(s); err != nil {
+		return nil, "", err
+	}
+	snapHistory := len(r.history)
+	if saved.Seq >= 0 && saved.Seq != s.Seq {
+		if err := r.replayTail(saved.Seq, saved.Tail); err != nil {
+			return nil, "", err
+		}
+	}
+	r.persist.load(r.seq, slices.Clone(s.Engine), snapHistory)
+	return r, s.Status, nil
+}
+
+// SnapshotOf is the snapshot of the room as the store holds it: the one
+// saved when no move followed it, else a new one with the moves saved
+// since replayed (a record of a game under way, say). A finished room's
+// last save always wrote its snapshot.
+func (m *Manager) SnapshotOf(saved store.Room) ([]byte, error) {
+	if saved.Seq == saved.SnapshotSeq {
+		return saved.Snapshot, nil
+	}
+	r, _, err := m.rebuild(saved)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot of room %s: %w", saved.ID, err)
+	}
+	return r.snapshot(r.updated)
 }
 
 func (m *Manager) newRoom(g engine.Game, st engine.State) *Room {
@@ -447,7 +482,7 @@ func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load room %s: %w", id, err)
 	}
-	r, err = m.restore(saved.Snapshot, epoch, nil)
+	r, err = m.restore(saved, epoch, nil)
 	if err != nil {
 		m.mu.Lock()
 		r, ok = m.rooms[id] // restored meanwhile by someone else

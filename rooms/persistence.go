@@ -33,13 +33,20 @@ import (
 //   - replace, for a takeback instead of apply: the position replayed
 //     without the plies taken back becomes the engine state, and the state
 //     it replaces is the way back.
-//   - commit: the room's snapshot and a log entry, in one store call. Once
-//     the store has it, it is the saved point and the change is closed. A
-//     failed save with no definite answer burns its seq (see nextSeq).
+//   - commit: a log entry and, except for most moves, the room's snapshot,
+//     in one store call. Once the store has it, it is the saved point and
+//     the change is closed. A failed save with no definite answer burns its
+//     seq (see nextSeq). A move that does not end the game is saved as its
+//     log entry alone (a log-only save), unless SnapshotEvery-1 moves were
+//     saved so since the last snapshot; every other change, the first save
+//     after a restore, after a failed save and after a chat line or a mute
+//     (which ride on the next save, chat.go) write the snapshot.
+//     A restore is the last snapshot and the moves of the log after it,
+//     replayed through the engine (Manager.restore, replayTail).
 //   - rollback: the commit failed, or the room goroutine panicked while the
 //     change was open (Room.safely): the bookkeeping goes back to the mark
 //     and, when apply changed the engine state, the state to the clone or
-//     to the saved point. A room whose engine cannot be restored is broken
+//     to the last snapshot's engine with the moves since replayed. A room whose engine cannot be restored is broken
 //     and closes; the store's last save is what a later join restores.
 //
 // load starts a room restored from its snapshot with that snapshot as its
@@ -51,9 +58,14 @@ type persistence struct {
 	// savedSeq is the seq of the room's last save known to be in the
 	// store: the next log entry names it as its prev (see logEntry).
 	savedSeq int64
-	// savedEngine is the engine's snapshot as of that save, and pending
-	// the one the commit under way writes.
+	// savedEngine is the engine's snapshot as of the last snapshot save,
+	// when the history had snapHistory moves, and pending the one the
+	// commit under way writes. sinceSnap counts the log-only saves since
+	// that save; forceSnap makes the next save write a snapshot.
 	savedEngine, pending []byte
+	snapHistory          int
+	sinceSnap            int
+	forceSnap            bool
 	// seqFloor is the seq of the last save that failed without a definite
 	// answer: it may still land in the store, so a rolled-back room never
 	// reuses that seq (see nextSeq).
@@ -61,6 +73,8 @@ type persistence struct {
 	// logEnc holds the room's history as the snapshot's JSON, kept between
 	// saves (see Room.snapshot).
 	logEnc moveLogEncoder
+	// players is the seated people's ids of the last save (seatedPlayers).
+	players []string
 
 	// open is set from mark until commit or rollback; at holds the
 	// bookkeeping as of mark.
@@ -96,7 +110,9 @@ type bookkeeping struct {
 func (p *persistence) mark() {
 	r := p.r
 	p.open, p.applied, p.clone = true, false, nil
-	p.at = bookkeeping{seq: r.seq, moves: r.moves, seatMoves: append([]int64(nil), r.seatMoves...), lastMove: r.lastMove,
+	// The copy of seatMoves reuses the last mark's array: a rollback
+	// copies it back rather than taking it (see rollback).
+	p.at = bookkeeping{seq: r.seq, moves: r.moves, seatMoves: append(p.at.seatMoves[:0], r.seatMoves...), lastMove: r.lastMove,
 		history: len(r.history), status: r.status, result: r.result, updated: r.updated, clock: r.clock.clone(),
 		ended: r.rec.ended, offers: r.offers.clone()}
 }
@@ -128,9 +144,17 @@ func (p *persistence) apply(seat int, move string) error {
 	return nil
 }
 
-// commit writes the room's snapshot and the log entry e in one store call
-// and, once the store has them, makes them the saved point and closes the
-// change. On an error the change stays open: the caller rolls it back.
+// SnapshotEvery is k: a room writes its snapshot at least every k saves;
+// the k-1 moves between are log-only saves. A restore so replays at most
+// k-1 moves through the engine (a few µs each); a larger k saves little
+// more (the snapshot's encoding is already a thirty-second of a move's
+// work) and lengthens the restore and a rollback.
+const SnapshotEvery = 32
+
+// commit writes the log entry e and, unless the change is a move the log
+// alone can carry, the room's snapshot, in one store call and, once the
+// store has them, makes them the saved point and closes the change. On an
+// error the change stays open: the caller rolls it back.
 func (p *persistence) commit(ctx context.Context, e logEntry) error {
 	r := p.r
 	if r.m.cfg.Store == nil {
@@ -142,46 +166,75 @@ func (p *persistence) commit(ctx context.Context, e logEntry) error {
 	if e.At.IsZero() {
 		e.At = now
 	}
-	snap, err := r.snapshot(now)
-	if err != nil {
-		return err
-	}
 	entry, err := e.marshal()
 	if err != nil {
 		return err
 	}
-	var players []string
-	for _, s := range r.seats {
-		if s.PlayerID != "" && s.Bot == "" {
-			players = append(players, s.PlayerID)
+	logOnly := e.Kind == "move" && r.status != StatusFinished && !p.forceSnap &&
+		p.savedEngine != nil && p.sinceSnap < SnapshotEvery-1
+	err = p.save(ctx, entry, now, logOnly)
+	if logOnly && errors.Is(err, store.ErrStaleSeq) {
+		// The store is not at the seq the room last saved (its keys
+		// expired, or a save the room gave up on landed late): the
+		// snapshot, which is the room's truth, goes instead, under the
+		// usual seq check.
+		err = p.save(ctx, entry, now, false)
+	}
+	if err != nil {
+		p.forceSnap = true
+	}
+	return err
+}
+
+// save is one SaveRoom of the open change: entry and, unless logOnly, the
+// room's snapshot.
+func (p *persistence) save(ctx context.Context, entry []byte, now time.Time, logOnly bool) error {
+	r := p.r
+	var snap []byte
+	if !logOnly {
+		var err error
+		if snap, err = r.snapshot(now); err != nil {
+			return err
 		}
 	}
+	players := p.seatedPlayers()
 	saveCtx, cancel := context.WithTimeout(ctx, r.m.cfg.SaveTimeout)
 	defer cancel()
-	err = r.m.cfg.Store.SaveRoom(saveCtx, store.Room{
-		ID: r.id, Seq: r.seq, Snapshot: snap, Append: [][]byte{entry}, Players: players,
-		Live: !r.private && r.status != StatusFinished, Finished: r.status == StatusFinished, UpdatedAt: now,
-		Epoch: r.epoch,
+	err := r.m.cfg.Store.SaveRoom(saveCtx, store.Room{
+		ID: r.id, Seq: r.seq, Snapshot: snap, LogOnly: logOnly, Prev: p.savedSeq, Append: [][]byte{entry},
+		Players: players, Live: !r.private && r.status != StatusFinished, Finished: r.status == StatusFinished,
+		UpdatedAt: now, Epoch: r.epoch,
 	})
 	if err == nil {
-		p.committed()
-		r.archiveSaved(snap)
+		p.committed(logOnly)
+		if !logOnly {
+			r.archiveSaved(snap)
+		}
 		return nil
 	}
 	if errors.Is(err, store.ErrFenced) {
 		r.lostLease("save")
 		return fmt.Errorf("save room %s at seq %d: %w", r.id, r.seq, err)
 	}
+	if errors.Is(err, store.ErrStaleSeq) {
+		return fmt.Errorf("save room %s at seq %d: %w", r.id, r.seq, err)
+	}
 	// A save that timed out may still have been applied by the store. Ask
-	// the store: if our snapshot is there, the change is saved after all.
+	// the store: if our save is there, the change is saved after all.
 	loadCtx, cancelLoad := context.WithTimeout(ctx, r.m.cfg.SaveCheckTimeout)
 	defer cancelLoad()
 	got, lerr := r.m.cfg.Store.LoadRoom(loadCtx, r.id)
+	landed := lerr == nil && got.Seq == r.seq && len(got.Tail) > 0 && bytes.Equal(got.Tail[len(got.Tail)-1], entry)
+	if !logOnly {
+		landed = lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap)
+	}
 	switch {
-	case lerr == nil && got.Seq == r.seq && bytes.Equal(got.Snapshot, snap):
+	case landed:
 		r.log.Warn("save reported an error but landed", zap.String("room", r.id), zap.Int64("seq", r.seq), zap.Error(err))
-		p.committed()
-		r.archiveSaved(snap)
+		p.committed(logOnly)
+		if !logOnly {
+			r.archiveSaved(snap)
+		}
 		return nil
 	case lerr != nil && !errors.Is(lerr, store.ErrNotFound):
 		// No definite answer: the write may still land. The caller rolls
@@ -192,9 +245,39 @@ func (p *persistence) commit(ctx context.Context, e logEntry) error {
 	return fmt.Errorf("save room %s at seq %d: %w", r.id, r.seq, err)
 }
 
+// seatedPlayers is the ids of the people seated in the room, for a save.
+// The slice is kept from save to save while the seats do not change, and
+// never written again once given to the store (which may still read it
+// after a save timed out): a change of seats makes a new one.
+func (p *persistence) seatedPlayers() []string {
+	n := 0
+	same := true
+	for _, s := range p.r.seats {
+		if s.PlayerID != "" && s.Bot == "" {
+			same = same && n < len(p.players) && p.players[n] == s.PlayerID
+			n++
+		}
+	}
+	if same && n == len(p.players) {
+		return p.players
+	}
+	p.players = nil
+	for _, s := range p.r.seats {
+		if s.PlayerID != "" && s.Bot == "" {
+			p.players = append(p.players, s.PlayerID)
+		}
+	}
+	return p.players
+}
+
 // committed records that the save under way is in the store.
-func (p *persistence) committed() {
-	p.savedSeq, p.savedEngine = p.r.seq, p.pending
+func (p *persistence) committed(logOnly bool) {
+	p.savedSeq = p.r.seq
+	if logOnly {
+		p.sinceSnap++
+	} else {
+		p.savedEngine, p.snapHistory, p.sinceSnap, p.forceSnap = p.pending, len(p.r.history), 0, false
+	}
 	p.open, p.clone = false, nil
 }
 
@@ -207,7 +290,8 @@ func (p *persistence) rollback() {
 	}
 	r, k := p.r, p.at
 	p.open = false
-	r.seq, r.moves, r.seatMoves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.seatMoves, k.lastMove, k.result, k.updated
+	r.seq, r.moves, r.lastMove, r.result, r.updated = k.seq, k.moves, k.lastMove, k.result, k.updated
+	r.seatMoves = append(r.seatMoves[:0], k.seatMoves...)
 	if k.tail != nil {
 		r.history, r.rec.moveMs = append(r.history, k.tail...), append(r.rec.moveMs, k.tailMs...)
 		r.rec.clockMs = append(r.rec.clockMs, k.tailClock...)
@@ -227,11 +311,11 @@ func (p *persistence) rollback() {
 		r.state, p.clone = p.clone, nil
 		return
 	}
-	st, err := r.game.Restore(p.savedEngine)
+	st, err := p.savedState()
 	if err != nil {
 		// The engine restored what it wrote at every save until now
-		// (enginetest checks the round trip); if it cannot, the room is
-		// not trusted to go on.
+		// (enginetest checks the round trip) and replays moves it took
+		// once; if it cannot, the room is not trusted to go on.
 		r.log.Error("cannot revert to the last save; closing the room", zap.String("room", r.id), zap.Error(err))
 		r.broken = true
 		return
@@ -239,10 +323,31 @@ func (p *persistence) rollback() {
 	r.state = st
 }
 
-// load makes a room rebuilt from the snapshot the store holds at seq, with
-// the engine snapshot eng, start from it as its saved point.
-func (p *persistence) load(seq int64, eng []byte) {
-	p.savedSeq, p.savedEngine = seq, eng
+// savedState is the engine state of the saved point: the last snapshot's
+// engine and the moves of the history since it, replayed.
+func (p *persistence) savedState() (engine.State, error) {
+	r := p.r
+	st, err := r.game.Restore(p.savedEngine)
+	if err != nil {
+		return nil, err
+	}
+	if p.snapHistory > len(r.history) {
+		return nil, fmt.Errorf("history of %d moves, %d at the last snapshot", len(r.history), p.snapHistory)
+	}
+	for _, mv := range r.history[p.snapHistory:] {
+		if err := st.Apply(mv.Seat, mv.Move); err != nil {
+			return nil, fmt.Errorf("replay of %d:%s: %w", mv.Seat, mv.Move, err)
+		}
+	}
+	return st, nil
+}
+
+// load makes a room rebuilt from the snapshot the store holds, with the
+// engine snapshot eng and a history of snapHistory moves, and the moves of
+// the log replayed after it up to seq, start from it as its saved point.
+// Its first save writes a snapshot again.
+func (p *persistence) load(seq int64, eng []byte, snapHistory int) {
+	p.savedSeq, p.savedEngine, p.snapHistory, p.forceSnap = seq, eng, snapHistory, true
 }
 
 // nextSeq moves the room to its next seq. It skips a seq whose save failed
@@ -267,6 +372,11 @@ type logEntry struct {
 	Player string `json:"player,omitempty"`
 	// Plies is the number of plies a takeback took back (kind
 	// "takeback") or asks to (kind "takeback_ask").
-	Plies int       `json:"plies,omitempty"`
-	At    time.Time `json:"at"`
+	Plies int `json:"plies,omitempty"`
+	// Ms (kind "move") is how long the move took, and Left, in a game
+	// with a clock, the mover's time after it, in milliseconds: what a
+	// restore that replays the move sets (replayMove).
+	Ms   int64     `json:"ms,omitempty"`
+	Left *int64    `json:"left,omitempty"`
+	At   time.Time `json:"at"`
 }

@@ -65,16 +65,18 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
 	r.history = append(r.history, *r.lastMove)
-	r.rec.moveMs = append(r.rec.moveMs, r.moveTook(seat, now))
+	e := logEntry{Kind: "move", Seat: &seat, Move: move, By: by, Ms: r.moveTook(seat, now)}
+	r.rec.moveMs = append(r.rec.moveMs, e.Ms)
 	r.clockMoved(seat, now)
 	if c := r.clock; c != nil {
-		r.rec.clockMs = append(r.rec.clockMs, c.left[seat].Milliseconds())
+		left := c.left[seat].Milliseconds()
+		r.rec.clockMs, e.Left = append(r.rec.clockMs, left), &left
 	}
 	r.lapseOffers(seat)
 	if out := r.state.Outcome(); out.Over {
 		r.finish(out)
 	}
-	if err := r.persist.commit(context.Background(), logEntry{Kind: "move", Seat: &seat, Move: move, By: by}); err != nil {
+	if err := r.persist.commit(context.Background(), e); err != nil {
 		r.log.Error("save failed; move rolled back", zap.String("room", r.id), zap.Error(err))
 		r.persist.rollback()
 		return protocol.Errorf(protocol.CodeInternal, "could not save the move, try again")

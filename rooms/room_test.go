@@ -257,7 +257,7 @@ func restoreAndJoin(t *testing.T, st store.Store, m *Manager, id string, mem *fa
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := m.Restore(saved.Snapshot)
+	r, err := m.restore(saved, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,12 +64,9 @@ func move(t *testing.T, r *Room, mem *fakeMember, mv string) protocol.RoomState 
 // storedSnapshot reads the room's snapshot from st.
 func storedSnapshot(t *testing.T, st store.Store, id string) snapshotV1 {
 	t.Helper()
-	saved, err := st.LoadRoom(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, snap := storedRoom(t, st, id)
 	var s snapshotV1
-	if err := json.Unmarshal(saved.Snapshot, &s); err != nil {
+	if err := json.Unmarshal(snap, &s); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -678,12 +675,9 @@ func TestBotAnswersADrawOfferAfterARestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The offer as the room saved it, the bot's answer not yet saved.
-	saved, err := st.LoadRoom(context.Background(), r.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
+	saved, cur := storedRoom(t, st, r.ID())
 	var snap map[string]any
-	if err := json.Unmarshal(saved.Snapshot, &snap); err != nil {
+	if err := json.Unmarshal(cur, &snap); err != nil {
 		t.Fatal(err)
 	}
 	snap["seq"], snap["offers"] = saved.Seq+1, map[string]any{"draw": 0, "drawAt": []int{1}}
@@ -694,7 +688,7 @@ func TestBotAnswersADrawOfferAfterARestore(t *testing.T) {
 	// The bot answers as the restored room starts, and a finished room
 	// with nobody in it closes: a2 is in the room before it starts.
 	a2 := newMember(5, "a")
-	if _, err := drawManager(t, st, nil).restore(b, 0, []JoinAs{{M: a2, As: RolePlayer}}); err != nil {
+	if _, err := drawManager(t, st, nil).restore(store.Room{Snapshot: b, Seq: -1}, 0, []JoinAs{{M: a2, As: RolePlayer}}); err != nil {
 		t.Fatal(err)
 	}
 	fin := a2.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })

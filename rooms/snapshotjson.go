@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -184,10 +185,19 @@ func (e *logEntry) marshal() ([]byte, error) {
 		b = appendKey(b, "plies")
 		b = strconv.AppendInt(b, int64(e.Plies), 10)
 	}
+	if e.Ms != 0 {
+		b = appendKey(b, "ms")
+		b = strconv.AppendInt(b, e.Ms, 10)
+	}
+	if e.Left != nil {
+		b = appendKey(b, "left")
+		b = strconv.AppendInt(b, *e.Left, 10)
+	}
 	b = appendKey(b, "at")
 	b, err := appendTime(b, e.At)
 	if err != nil {
-		return json.Marshal(e)
+		// A time encoding/json refuses too (a year outside 0-9999).
+		return nil, fmt.Errorf("log entry at %v: %w", e.At, err)
 	}
 	return append(b, '}'), nil
 }

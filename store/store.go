@@ -62,9 +62,20 @@ type Store interface {
 	// SaveRoom writes a room's snapshot and appends its new log entries in
 	// one atomic step (one round trip for Redis). It refuses with
 	// ErrStaleSeq when the stored seq is not lower than r.Seq, so a save is
-	// never applied twice nor out of order. It also keeps the indexes: the
-	// live-room index (r.Live) and every seated player's set of unfinished
-	// rooms (added while the room is unfinished, removed once it is
+	// never applied twice nor out of order.
+	//
+	// A log-only save (r.LogOnly, no snapshot) appends its entries and
+	// moves the stored seq to r.Seq, keeping the last snapshot. It extends
+	// exactly the state it was made from: it is refused with ErrStaleSeq,
+	// writing nothing, unless the room is stored at seq r.Prev (so nothing
+	// is applied twice and no save is skipped), and it must append at least
+	// one entry. Fencing (r.Epoch), TTLs and indexes are as for a snapshot
+	// save. LoadRoom gives the entries that follow the last snapshot as
+	// Room.Tail.
+	//
+	// Every save also keeps the indexes: the live-room index (r.Live) and
+	// every seated player's set of unfinished rooms (added while the room
+	// is unfinished, removed once it is
 	// finished). A finished room expires after the store's retention time,
 	// an unfinished one after its idle-room TTL: every save starts it
 	// again. Each save renews the identity of every seated player (by its
@@ -72,7 +83,12 @@ type Store interface {
 	// the idle-room TTL, so a player's identity outlives every room it is
 	// seated in.
 	SaveRoom(ctx context.Context, r Room) error
-	// LoadRoom returns the last saved snapshot of the room, or ErrNotFound.
+	// LoadRoom returns the room as last saved, or ErrNotFound: its seq,
+	// its last snapshot (SnapshotSeq is the seq of the save that wrote
+	// it) and the log entries appended by the saves since that one
+	// (Tail, oldest first). Tail may hold entries whose saves the room
+	// rolled back (a save that landed late, docs/persistence.md): the
+	// reader walks back from Seq through the entries' own prev links.
 	LoadRoom(ctx context.Context, id string) (Room, error)
 	// RoomLog returns the room's log entries, oldest first.
 	RoomLog(ctx context.Context, id string) ([][]byte, error)
@@ -104,10 +120,21 @@ type Room struct {
 	// Seq is the room's seq after this save; it grows with every change.
 	Seq int64
 	// Snapshot is the room's complete state, encoded by the rooms package.
+	// A log-only save has none; LoadRoom gives the last one written.
 	Snapshot []byte
+	// LogOnly makes SaveRoom append Append and move the seq without
+	// writing a snapshot; Prev is then the seq the room is stored at,
+	// which the save extends. Only SaveRoom reads them.
+	LogOnly bool
+	Prev    int64
 	// Append holds the log entries (moves and other events) that this save
 	// adds, in order. Only SaveRoom uses it; LoadRoom leaves it empty.
 	Append [][]byte
+	// SnapshotSeq is the seq of the save that wrote Snapshot, and Tail
+	// the log entries appended by the saves after it, oldest first. Only
+	// LoadRoom sets them.
+	SnapshotSeq int64
+	Tail        [][]byte
 	// Players are the ids of the players seated in the room.
 	Players []string
 	// Live lists the room in the live-room index (public and not finished).

@@ -24,19 +24,9 @@ import (
 // millisecond, the other's never above what it was), and the room's log,
 // read back through prev with its takeback applied, is the game played.
 func TestTakebackThenSIGKILL(t *testing.T) {
-	bin := lobbybin.Build(t, *raceFlag)
-	rs := redistest.StartServer(t)
 	const prefix = "takeback:"
-	l := newLobby(t, bin, rs.Addr(), prefix)
-	l.start()
-	srv := &testserver.Server{WSURL: l.wsURL()}
-
-	a, b := srv.Hello(t, "ana", ""), srv.Hello(t, "bia", "")
-	a.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human",
-		"clock": map[string]any{"base": 300, "increment": 2}})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
-	b.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	p := startPair(t, prefix, "morris", "3", 300)
+	l, rs, srv, a, b, room := p.l, p.rs, p.srv, p.a, p.b, p.room
 	players := []*testserver.Client{a, b}
 	for i, mv := range []string{"b2", "a1", "c3", "c1", "b1"} {
 		players[i%2].Send(map[string]any{"type": "room.move", "room": room, "move": mv})
@@ -100,6 +90,36 @@ func TestTakebackThenSIGKILL(t *testing.T) {
 	if !slices.Equal(history, want) {
 		t.Fatalf("the log's history %v, want %v", history, want)
 	}
+}
+
+// humanPair is a lobby on a private Redis and a game between two people in it,
+// playing.
+type humanPair struct {
+	l     *lobby
+	rs    *redistest.Server
+	srv   *testserver.Server
+	a, b  *testserver.Client
+	room  string
+	state testserver.Msg // b's first state of the game
+}
+
+// startPair builds and starts the lobby on a private Redis under prefix,
+// and starts a game of game and variant between two people, with a clock
+// of base seconds and 2 s of increment.
+func startPair(t *testing.T, prefix, game, variant string, base int) humanPair {
+	t.Helper()
+	bin := lobbybin.Build(t, *raceFlag)
+	p := humanPair{rs: redistest.StartServer(t)}
+	p.l = newLobby(t, bin, p.rs.Addr(), prefix)
+	p.l.start()
+	p.srv = &testserver.Server{WSURL: p.l.wsURL()}
+	p.a, p.b = p.srv.Hello(t, "ana", ""), p.srv.Hello(t, "bia", "")
+	p.a.Send(map[string]any{"type": "room.create", "game": game, "variant": variant, "opponent": "human",
+		"clock": map[string]any{"base": base, "increment": 2}})
+	p.room = p.a.Wait("room.joined", nil).Room
+	p.b.Send(map[string]any{"type": "room.join", "room": p.room, "as": "player"})
+	p.state = p.b.State(p.room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	return p
 }
 
 // logHistory reads a room's moves from its log: the entries from the

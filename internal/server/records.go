@@ -78,6 +78,11 @@ func (s *Server) loadRecord(w http.ResponseWriter, r *http.Request) *records.Rec
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "the store did not answer, try again"))
 		return nil
 	}
+	if snap, err := s.Rooms.SnapshotOf(saved); err == nil { // a game under way: the moves since its snapshot too
+		saved.Snapshot = snap
+	} else {
+		s.log.Warn("record: the moves after the room's snapshot cannot be replayed", zap.String("room", id), zap.Error(err))
+	}
 	rec, err := rooms.RecordOf(saved.Snapshot)
 	if err != nil {
 		s.log.Error("record: unreadable snapshot", zap.String("room", id), zap.Error(err))

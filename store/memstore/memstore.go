@@ -89,8 +89,11 @@ type lease struct {
 }
 
 type room struct {
-	r         store.Room // Append always nil
-	log       [][]byte
+	r   store.Room // Append always nil
+	log [][]byte
+	// snapLen is len(log) after the save that wrote r.Snapshot (whose
+	// seq is r.SnapshotSeq): the entries after it are LoadRoom's Tail.
+	snapLen   int
 	expiresAt time.Time // retention after a finish, idle-room TTL after another save
 }
 
@@ -157,16 +160,32 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 		}
 	}
 	old := s.roomLocked(r.ID, now)
-	if old != nil && old.r.Seq >= r.Seq {
+	logOnly := r.LogOnly
+	switch {
+	case logOnly && len(r.Append) == 0:
+		return fmt.Errorf("save room %s: a log-only save appends nothing", r.ID)
+	case logOnly && len(r.Snapshot) != 0:
+		return fmt.Errorf("save room %s: a log-only save with a snapshot", r.ID)
+	case logOnly && old == nil:
+		return fmt.Errorf("save room %s: log-only save on seq %d, room not stored: %w", r.ID, r.Prev, store.ErrStaleSeq)
+	case logOnly && (old.r.Seq != r.Prev || r.Seq <= r.Prev):
+		return fmt.Errorf("save room %s: log-only save of seq %d on %d, stored %d: %w", r.ID, r.Seq, r.Prev, old.r.Seq, store.ErrStaleSeq)
+	case old != nil && old.r.Seq >= r.Seq:
 		return fmt.Errorf("save room %s: seq %d, stored %d: %w", r.ID, r.Seq, old.r.Seq, store.ErrStaleSeq)
 	}
 
 	nr := &room{r: copyRoom(r)}
+	nr.r.LogOnly, nr.r.Prev, nr.r.SnapshotSeq = false, 0, r.Seq
 	if old != nil {
-		nr.log = old.log
+		nr.log, nr.snapLen = old.log, old.snapLen
 	}
 	for _, e := range r.Append {
 		nr.log = append(nr.log, clone(e))
+	}
+	if logOnly {
+		nr.r.Snapshot, nr.r.SnapshotSeq = old.r.Snapshot, old.r.SnapshotSeq
+	} else {
+		nr.snapLen = len(nr.log)
 	}
 	if r.Finished {
 		nr.expiresAt = now.Add(s.retention)
@@ -221,7 +240,11 @@ func (s *Store) LoadRoom(ctx context.Context, id string) (store.Room, error) {
 	if rm == nil {
 		return store.Room{}, fmt.Errorf("load room %s: %w", id, store.ErrNotFound)
 	}
-	return copyRoom(rm.r), nil
+	out := copyRoom(rm.r)
+	for _, e := range rm.log[rm.snapLen:] {
+		out.Tail = append(out.Tail, clone(e))
+	}
+	return out, nil
 }
 
 // RoomLog implements store.Store.
@@ -509,7 +532,7 @@ func (s *Store) removePlayerRoomLocked(player, roomID string) {
 // at microsecond precision as Redis keeps it.
 func copyRoom(r store.Room) store.Room {
 	r.Snapshot = clone(r.Snapshot)
-	r.Append = nil
+	r.Append, r.Tail = nil, nil
 	r.Players = slices.Clone(r.Players)
 	r.UpdatedAt = normalizeTime(r.UpdatedAt)
 	return r

@@ -4,7 +4,7 @@
 // Key layout (P is the configured prefix; the braces around a room id are a
 // Cluster hash tag, so that the keys of one room share a slot):
 //
-//	P room:{<id>}           hash: seq, snap, players (JSON), live, finished, updated (Unix µs)
+//	P room:{<id>}           hash: seq, snap, snapseq, snaplen, players (JSON), live, finished, updated (Unix µs)
 //	P room:{<id>}:log       list: the room's log entries, oldest first
 //	P player:<id>           hash: token (hash), name; id = store.PlayerID(token hash)
 //	P player:<tokenhash>    hash: id, name (identities made before ids were derived)
@@ -241,12 +241,14 @@ func (s *Store) EpochKey(id string) string { return s.RoomKey(id) + ":epoch" }
 func (s *Store) LiveKey() string { return s.prefix + "rooms:live" }
 
 // saveScript writes one room, atomically, if the stored seq is lower than
-// the new one and, for a fenced save, the room's lease epoch is the one the
-// writer holds. Its keys are the room's hash, log and epoch (one slot).
+// the new one (a log-only save: if the stored seq is the one it extends)
+// and, for a fenced save, the room's lease epoch is the one the writer
+// holds. Its keys are the room's hash, log and epoch (one slot).
 //
 // KEYS: room hash, room log, room epoch.
 // ARGV: seq, snapshot, players (JSON), live (0/1), finished (0/1), updated
-// (Unix µs), retention (ms), epoch (0: unfenced), idle-room TTL (ms), then
+// (Unix µs), retention (ms), epoch (0: unfenced), idle-room TTL (ms),
+// log-only (0/1: no snapshot), prev (the seq a log-only save extends), then
 // the log entries to append.
 // Returns {1, seq} when written, {0, stored seq} when stale, {2, current
 // epoch} when fenced.
@@ -262,17 +264,33 @@ if ARGV[8] ~= '0' then
   end
 end
 local cur = redis.call('HGET', KEYS[1], 'seq')
-if cur and seq_ge(cur, ARGV[1]) then
-  return {0, cur}
+local logonly = ARGV[10] == '1'
+if logonly then
+  if cur ~= ARGV[11] then
+    return {0, cur or '0'}
+  end
+  if redis.call('HEXISTS', KEYS[1], 'snapseq') == 0 then -- saved before log-only saves
+    redis.call('HSET', KEYS[1], 'snapseq', cur, 'snaplen', redis.call('LLEN', KEYS[2]))
+  end
+  redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'players', ARGV[3],
+    'live', ARGV[4], 'finished', ARGV[5], 'updated', ARGV[6])
+else
+  if cur and seq_ge(cur, ARGV[1]) then
+    return {0, cur}
+  end
+  redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'snap', ARGV[2], 'players', ARGV[3],
+    'live', ARGV[4], 'finished', ARGV[5], 'updated', ARGV[6], 'snapseq', ARGV[1])
 end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'snap', ARGV[2], 'players', ARGV[3],
-  'live', ARGV[4], 'finished', ARGV[5], 'updated', ARGV[6])
 local n = #ARGV
-local i = 10
+local i = 12
+local len = nil
 while i <= n do
   local j = math.min(i + 999, n)
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, j))
+  len = redis.call('RPUSH', KEYS[2], unpack(ARGV, i, j))
   i = j + 1
+end
+if not logonly then
+  redis.call('HSET', KEYS[1], 'snaplen', len or redis.call('LLEN', KEYS[2]))
 end
 if ARGV[5] == '1' then
   redis.call('PEXPIRE', KEYS[1], ARGV[7])
@@ -298,15 +316,24 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	if r.Seq < 0 {
 		return fmt.Errorf("save room %s: negative seq %d", r.ID, r.Seq)
 	}
+	if r.LogOnly && len(r.Append) == 0 {
+		return fmt.Errorf("save room %s: a log-only save appends nothing", r.ID)
+	}
+	if r.LogOnly && len(r.Snapshot) != 0 {
+		return fmt.Errorf("save room %s: a log-only save with a snapshot", r.ID)
+	}
+	if r.LogOnly && r.Seq <= r.Prev {
+		return fmt.Errorf("save room %s: log-only save of seq %d on %d: %w", r.ID, r.Seq, r.Prev, store.ErrStaleSeq)
+	}
 	players, err := json.Marshal(r.Players)
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", r.ID, err)
 	}
-	args := make([]any, 0, 9+len(r.Append))
+	args := make([]any, 0, 11+len(r.Append))
 	args = append(args, strconv.FormatInt(r.Seq, 10), r.Snapshot, players,
 		flag(r.Live), flag(r.Finished), strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10),
 		strconv.FormatInt(s.retention.Milliseconds(), 10), strconv.FormatInt(r.Epoch, 10),
-		strconv.FormatInt(s.roomTTL.Milliseconds(), 10))
+		strconv.FormatInt(s.roomTTL.Milliseconds(), 10), flag(r.LogOnly), strconv.FormatInt(r.Prev, 10))
 	for _, e := range r.Append {
 		args = append(args, e)
 	}
@@ -524,6 +551,12 @@ func (s *Store) LoadRoom(ctx context.Context, id string) (store.Room, error) {
 	if r.Seq, err = strconv.ParseInt(h["seq"], 10, 64); err != nil {
 		return store.Room{}, fmt.Errorf("load room %s: seq: %w", id, err)
 	}
+	r.SnapshotSeq = r.Seq // a room saved before log-only saves
+	if v, ok := h["snapseq"]; ok {
+		if r.SnapshotSeq, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return store.Room{}, fmt.Errorf("load room %s: snapseq: %w", id, err)
+		}
+	}
 	if err := json.Unmarshal([]byte(h["players"]), &r.Players); err != nil {
 		return store.Room{}, fmt.Errorf("load room %s: players: %w", id, err)
 	}
@@ -533,6 +566,24 @@ func (s *Store) LoadRoom(ctx context.Context, id string) (store.Room, error) {
 	}
 	if t := time.UnixMicro(us); !t.IsZero() {
 		r.UpdatedAt = t.UTC()
+	}
+	if r.Seq == r.SnapshotSeq {
+		return r, nil
+	}
+	// A second read, in the same slot, only when saves followed the
+	// snapshot. It is not atomic with the first: the log only grows, so
+	// entries appended meanwhile come after the ones the reader needs, and
+	// the reader walks back from Seq.
+	snapLen, err := strconv.ParseInt(h["snaplen"], 10, 64)
+	if err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: snaplen: %w", id, err)
+	}
+	tail, err := s.c.LRange(ctx, s.LogKey(id), snapLen, -1).Result()
+	if err != nil {
+		return store.Room{}, fmt.Errorf("load room %s: log: %w", id, err)
+	}
+	for _, e := range tail {
+		r.Tail = append(r.Tail, []byte(e))
 	}
 	return r, nil
 }

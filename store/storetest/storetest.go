@@ -83,6 +83,10 @@ func Run(t *testing.T, newStore Factory) {
 		{"SeatedGuestsKeepTheirIdentity", testSeatedGuestsKept},
 		{"IdleRoomsExpire", testIdleRoomsExpire},
 		{"Bots", testBots},
+		{"LogOnlyLoadIsSnapshotAndTail", testLogOnlyLoadIsSnapshotAndTail},
+		{"LogOnlyStaleChangesNothing", testLogOnlyStaleChangesNothing},
+		{"LogOnlyFenced", testLogOnlyFenced},
+		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
 		{"PlayerNames", testPlayerNames},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
