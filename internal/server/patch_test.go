@@ -79,19 +79,7 @@ func (f *follower) apply(m testserver.Msg) {
 		if err := json.Unmarshal(m.Raw, &p); err != nil {
 			f.t.Fatal(err)
 		}
-		f.state["spectators"] = float64(p.Spectators)
-		for _, h := range p.Players {
-			pl := f.state["players"].([]any)[h.Seat].(map[string]any)
-			pl["connected"] = h.Connected
-			delete(pl, "goneSince")
-			delete(pl, "claimableAt")
-			if h.GoneSince != 0 {
-				pl["goneSince"] = float64(h.GoneSince)
-			}
-			if h.ClaimableAt != 0 {
-				pl["claimableAt"] = float64(h.ClaimableAt)
-			}
-		}
+		testserver.ApplyPresence(f.state, p)
 		f.presences++
 	default:
 		if f.state == nil {

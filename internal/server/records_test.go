@@ -262,32 +262,42 @@ func jsonSame(t *testing.T, a, b json.RawMessage) bool {
 	return string(xb) == string(yb)
 }
 
+// download GETs the room's record in format ext ("sgf", "txt"), fails
+// unless it comes as an attachment of contentType named after the room,
+// and returns its body.
+func (g *wsGame) download(ext, contentType string) []byte {
+	t := g.t
+	t.Helper()
+	a := get(t, g.s.URL+"/api/records/"+g.room+"/"+ext)
+	if a.status != http.StatusOK || a.header.Get("Content-Type") != contentType ||
+		a.header.Get("Content-Disposition") != `attachment; filename=tabuleiro-`+g.room+`.`+ext {
+		t.Fatalf("GET %s: %d %v %s", ext, a.status, a.header, a.body)
+	}
+	return a.body
+}
+
 // checkSGF downloads the room's SGF, loads it in the real GNU Go and
 // compares GNU Go's board with the final board the spectator saw, stone by
 // stone; it returns the SGF.
 func (g *wsGame) checkSGF(gg *gtp.Client) string {
 	t := g.t
 	t.Helper()
-	a := get(t, g.s.URL+"/api/records/"+g.room+"/sgf")
-	if a.status != http.StatusOK || a.header.Get("Content-Type") != "application/x-go-sgf; charset=utf-8" ||
-		a.header.Get("Content-Disposition") != `attachment; filename=tabuleiro-`+g.room+`.sgf` {
-		t.Fatalf("GET sgf: %d %v %s", a.status, a.header, a.body)
-	}
+	sgf := g.download("sgf", "application/x-go-sgf; charset=utf-8")
 	path := filepath.Join(t.TempDir(), "game.sgf")
-	if err := os.WriteFile(path, a.body, 0o644); err != nil {
+	if err := os.WriteFile(path, sgf, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := gg.LoadSGF(path); err != nil {
-		t.Fatalf("GNU Go refuses the SGF: %v\n%s", err, a.body)
+		t.Fatalf("GNU Go refuses the SGF: %v\n%s", err, sgf)
 	}
 	var rows []string
 	if err := json.Unmarshal(g.last.Board, &rows); err != nil {
 		t.Fatal(err)
 	}
 	if err := gg.CheckBoard(rows); err != nil {
-		t.Fatalf("GNU Go's board is not the room's: %v\n%s", err, a.body)
+		t.Fatalf("GNU Go's board is not the room's: %v\n%s", err, sgf)
 	}
-	return string(a.body)
+	return string(sgf)
 }
 
 // checkText downloads the room's plain-text record: its header and one
@@ -295,12 +305,8 @@ func (g *wsGame) checkSGF(gg *gtp.Client) string {
 func (g *wsGame) checkText() {
 	t := g.t
 	t.Helper()
-	a := get(t, g.s.URL+"/api/records/"+g.room+"/txt")
-	if a.status != http.StatusOK || a.header.Get("Content-Type") != "text/plain; charset=utf-8" ||
-		a.header.Get("Content-Disposition") != `attachment; filename=tabuleiro-`+g.room+`.txt` {
-		t.Fatalf("GET txt: %d %v %s", a.status, a.header, a.body)
-	}
-	head, body, _ := strings.Cut(string(a.body), "\n\n")
+	txt := g.download("txt", "text/plain; charset=utf-8")
+	head, body, _ := strings.Cut(string(txt), "\n\n")
 	if !strings.HasPrefix(head, "Format: Tabuleiro record 1\n") || !strings.Contains(head, "\nRoom: "+g.room+"\n") ||
 		!strings.Contains(head, "\nStatus: "+g.last.Status+"\n") || !strings.HasSuffix(head, "\nMoves: "+strconv.Itoa(len(g.moves))) {
 		t.Fatalf("txt header:\n%s", head)

@@ -239,25 +239,7 @@ func (c *Client) hold(m Msg) (Msg, bool) {
 		if json.Unmarshal(m.Raw, &p) != nil {
 			return Msg{}, false
 		}
-		st["spectators"] = float64(p.Spectators)
-		if players, ok := st["players"].([]any); ok {
-			for _, h := range p.Players {
-				if h.Seat < 0 || h.Seat >= len(players) {
-					continue
-				}
-				if pl, ok := players[h.Seat].(map[string]any); ok {
-					pl["connected"] = h.Connected
-					delete(pl, "goneSince")
-					delete(pl, "claimableAt")
-					if h.GoneSince != 0 {
-						pl["goneSince"] = float64(h.GoneSince)
-					}
-					if h.ClaimableAt != 0 {
-						pl["claimableAt"] = float64(h.ClaimableAt)
-					}
-				}
-			}
-		}
+		ApplyPresence(st, p)
 		raw, err := json.Marshal(st)
 		if err != nil {
 			return Msg{}, false
@@ -271,6 +253,33 @@ func (c *Client) hold(m Msg) (Msg, bool) {
 		return d, true
 	}
 	return Msg{}, false
+}
+
+// ApplyPresence writes a room.presence into a room.state decoded as
+// generic JSON, as a client does: the spectator count and each listed
+// player's connected, goneSince and claimableAt (the last two removed when
+// zero). Seats the state does not have are passed over.
+func ApplyPresence(st map[string]any, p protocol.RoomPresence) {
+	st["spectators"] = float64(p.Spectators)
+	players, _ := st["players"].([]any)
+	for _, h := range p.Players {
+		if h.Seat < 0 || h.Seat >= len(players) {
+			continue
+		}
+		pl, ok := players[h.Seat].(map[string]any)
+		if !ok {
+			continue
+		}
+		pl["connected"] = h.Connected
+		delete(pl, "goneSince")
+		delete(pl, "claimableAt")
+		if h.GoneSince != 0 {
+			pl["goneSince"] = float64(h.GoneSince)
+		}
+		if h.ClaimableAt != 0 {
+			pl["claimableAt"] = float64(h.ClaimableAt)
+		}
+	}
 }
 
 // held is a room's last room.state and the room.patch frames since.
