@@ -172,10 +172,7 @@ func TestSeedBotExamples(t *testing.T) {
 	for _, tc := range seedgames.BotExamplesOf("morris") {
 		t.Run(tc.Level+" "+tc.Setup, func(t *testing.T) {
 			s := mustNew(t, tc.Setup)
-			bot, ok := Game().Bot(tc.Level)
-			if !ok {
-				t.Fatalf("Bot(%q) missing", tc.Level)
-			}
+			bot := enginetest.Bot(t, Game(), tc.Level)
 			got, err := bot(s.Clone(), tc.Seat, nil, time.Time{})
 			if err != nil || got != tc.Want {
 				t.Errorf("bot %s = %q, %v; want %q", tc.Level, got, err, tc.Want)

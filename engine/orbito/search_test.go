@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // minimaxValue is the exact value of s for its side to move, +1 a win, 0 a
@@ -247,10 +249,7 @@ func TestForteDeterministicWithBudget(t *testing.T) {
 // TestForteBotPastDeadline: through the engine.Bot contract, with a
 // deadline already past, forte still answers a legal move.
 func TestForteBotPastDeadline(t *testing.T) {
-	bot, ok := Game().Bot("forte")
-	if !ok {
-		t.Fatal("no forte level")
-	}
+	bot := enginetest.Bot(t, Game(), "forte")
 	for n := minOrbits; n <= maxOrbits; n++ {
 		s, err := Game().New(strconv.Itoa(n), nil, 0)
 		if err != nil {
