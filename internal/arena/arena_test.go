@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,15 +13,8 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/internal/gtp/gtptest"
 )
-
-// requireGnuGo fails (never skips) when GNU Go is not installed.
-func requireGnuGo(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(DefaultGnuGoPath); err != nil {
-		t.Fatalf("GNU Go is required at %s (Debian package gnugo; scripts/test installs it): %v", DefaultGnuGoPath, err)
-	}
-}
 
 // runMatch runs the match cfg describes and fails the test on an error.
 func runMatch(t *testing.T, cfg Config) *Match {
@@ -133,7 +125,7 @@ func checkMatchTable(t *testing.T, out string, games int) {
 }
 
 func TestMatchGoAgainstGnuGo(t *testing.T) {
-	requireGnuGo(t)
+	gtptest.Require(t)
 	cfg := Config{Game: "go", Variant: "9", A: "facil", B: GnuGoLevel, GnuGoLevel: 1, Games: 2, Seed: 3, MoveTime: 50 * time.Millisecond}
 	m := runMatch(t, cfg)
 	out := markdown(t, m)

@@ -10,10 +10,6 @@ import (
 	"testing"
 )
 
-// GnuGo is where Debian's gnugo package installs GNU Go; scripts/test
-// installs the package when it is missing.
-const GnuGo = "/usr/games/gnugo"
-
 func TestToFromGTP(t *testing.T) {
 	for _, tc := range []struct {
 		ours, gtp string

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/gtp"
+	"github.com/tabuleiro/tabuleiro/internal/gtp/gtptest"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/protocol"
@@ -319,27 +320,13 @@ func (g *wsGame) checkText() {
 	}
 }
 
-func startGnuGo(t *testing.T) *gtp.Client {
-	t.Helper()
-	const path = "/usr/games/gnugo" // Debian's gnugo; scripts/test installs it
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("GNU Go is required at %s: %v", path, err)
-	}
-	c, err := gtp.Start(path, "--mode", "gtp", "--level", "0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
 // TestGoRecordsOverHTTP: go games played to the end over the WebSocket
 // protocol (9x9 from setup stones and 19x19 to two passes, one resigned,
 // one lost on time) answer GET /api/records/{room} with what was played,
 // said and seen, position by position; their SGF loads in the real GNU Go
 // to the room's final board; their plain text lists the moves.
 func TestGoRecordsOverHTTP(t *testing.T) {
-	gg := startGnuGo(t)
+	gg := gtptest.Start(t, "--level", "0")
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	const setup = `{"black":["C3","D4","E5","G7"],"white":["C7","D6","F4","G3"],"toMove":"white"}`
@@ -419,7 +406,7 @@ func TestRecordOfALiveRoom(t *testing.T) {
 	if doc.Result != nil || doc.Ended != nil || doc.Seed != nil || doc.Status != "playing" {
 		t.Fatalf("live record: result %v ended %v seed %v status %s", doc.Result, doc.Ended, doc.Seed, doc.Status)
 	}
-	if sgf := g.checkSGF(startGnuGo(t)); strings.Contains(sgf, "RE[") {
+	if sgf := g.checkSGF(gtptest.Start(t, "--level", "0")); strings.Contains(sgf, "RE[") {
 		t.Fatalf("a live game's SGF has a result:\n%s", sgf)
 	}
 	g.checkText()

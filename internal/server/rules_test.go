@@ -213,9 +213,7 @@ func TestDrawOffersOverWebSocket(t *testing.T) {
 	refused(t, a, roomMsg("room.draw.offer", room), "game_over", "over")
 
 	// Go has no draws.
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "9", "opponent": "human"})
-	gr := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": gr, "as": "player"})
+	gr := humanRoom(a, b, "go", "9")
 	b.State(gr, func(m testserver.Msg) bool { return m.Status == "playing" })
 	refused(t, a, roomMsg("room.draw.offer", gr), "bad_request", "has no draws")
 }
@@ -285,9 +283,7 @@ func TestTakebacksOverWebSocket(t *testing.T) {
 	refused(t, a, roomMsg("room.takeback.ask", room), "game_over", "over")
 
 	// No takebacks where both seats move at once.
-	a.Send(map[string]any{"type": "room.create", "game": "2048", "variant": "race", "opponent": "human"})
-	race := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": race, "as": "player"})
+	race := humanRoom(a, b, "2048", "race")
 	rs := b.State(race, func(m testserver.Msg) bool { return m.Status == "playing" })
 	a.Send(map[string]any{"type": "room.move", "room": race, "move": rs.LegalBy["0"][0]})
 	b.State(race, func(m testserver.Msg) bool { return m.LastMove != nil })
