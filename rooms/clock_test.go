@@ -28,14 +28,8 @@ func clockManager(t *testing.T, st store.Store, now func() time.Time, edit ...fu
 func clockedRoom(t *testing.T, m *Manager, base, inc int) (*Room, *fakeMember, *fakeMember) {
 	t.Helper()
 	a, b := newMember(1, "a"), newMember(2, "b")
-	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Clock: &protocol.TimeControl{Base: base, Increment: inc},
-		Seats: []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}},
-		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, a, b
+	spec := Spec{Game: "race5", Variant: "5", Clock: &protocol.TimeControl{Base: base, Increment: inc}}
+	return pairRoom(t, m, spec, a, b), a, b
 }
 
 // clocksOf reads room.state's clocks as milliseconds per seat.
