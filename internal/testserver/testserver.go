@@ -427,22 +427,22 @@ func (s *Server) PostJSON(t testing.TB, path string, v any, out any) int {
 	t.Helper()
 	b, _ := json.Marshal(v)
 	resp, err := http.Post(s.URL+path, "application/json", bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			t.Fatalf("decode %s answer: %v", path, err)
-		}
-	}
-	return resp.StatusCode
+	return jsonAnswer(t, path, resp, err, out)
 }
 
-// GetJSON gets path and decodes the answer into out.
+// GetJSON gets path and decodes the answer into out; it returns the status
+// code.
 func (s *Server) GetJSON(t testing.TB, path string, out any) int {
 	t.Helper()
 	resp, err := http.Get(s.URL + path)
+	return jsonAnswer(t, path, resp, err, out)
+}
+
+// jsonAnswer fails the test when the request for path failed (err), else
+// decodes the answer into out (unless out is nil) and returns its status
+// code.
+func jsonAnswer(t testing.TB, path string, resp *http.Response, err error, out any) int {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
