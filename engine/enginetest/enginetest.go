@@ -268,3 +268,18 @@ func Bot(t testing.TB, g engine.Game, level string) engine.Bot {
 	}
 	return bot
 }
+
+// New starts a game of g's variant from a setup given as JSON text ("" for
+// the initial position) and seed, failing the test when it is refused.
+func New(t testing.TB, g engine.Game, variant, setup string, seed uint64) engine.State {
+	t.Helper()
+	var raw json.RawMessage
+	if setup != "" {
+		raw = json.RawMessage(setup)
+	}
+	s, err := g.New(variant, raw, seed)
+	if err != nil {
+		t.Fatalf("%s: New(%q, %s, %d): %v", g.Info().ID, variant, setup, seed, err)
+	}
+	return s
+}

@@ -19,11 +19,7 @@ import (
 // mustNew starts a game from a setup JSON, failing the test on error.
 func mustNew(t testing.TB, setup string) *state {
 	t.Helper()
-	s, err := Game().New(variant3, json.RawMessage(setup), 0)
-	if err != nil {
-		t.Fatalf("New(%s): %v", setup, err)
-	}
-	return s.(*state)
+	return enginetest.New(t, Game(), variant3, setup, 0).(*state)
 }
 
 // 2.1.1 TAD posicao.

@@ -286,11 +286,7 @@ func TestSeedBotExamples(t *testing.T) {
 func TestSeedTranscripts(t *testing.T) {
 	for _, tr := range seedgames.Of("orbito") {
 		t.Run(tr.Name, func(t *testing.T) {
-			es, err := Game().New("2", nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := es.(*state)
+			s := enginetest.New(t, Game(), "2", "", 0).(*state)
 			var bot engine.Bot
 			if tr.Level != "" {
 				bot, _ = Game().Bot(tr.Level)
