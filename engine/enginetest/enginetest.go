@@ -283,3 +283,18 @@ func New(t testing.TB, g engine.Game, variant, setup string, seed uint64) engine
 	}
 	return s
 }
+
+// Analyse analyses s with g's Analyser for the seat to move within budget,
+// failing the test when the game is over or the analysis fails.
+func Analyse(t testing.TB, g engine.Game, s engine.State, budget engine.Budget) engine.Analysis {
+	t.Helper()
+	seat, ok := s.Turn()
+	if !ok {
+		t.Fatal("analyse: the game is over")
+	}
+	a, err := g.(engine.Analyser).Analyse(s, seat, budget)
+	if err != nil {
+		t.Fatalf("analyse %s for seat %d: %v", s.Board(), seat, err)
+	}
+	return a
+}
