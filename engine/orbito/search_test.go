@@ -65,15 +65,7 @@ func endgames(n, free, count int, seed uint64) []*state {
 func newSearcherFor(s *state, evalPlies int) (*searcher, squares, squares) {
 	g := s.geo
 	se := &searcher{g: g, ph: g.phases, maxNodes: 1 << 30, rootColour: s.toMove, evalPlies: evalPlies}
-	var me, opp squares
-	for i, c := range s.cells {
-		switch c {
-		case s.toMove:
-			me = me.with(i)
-		case s.toMove.opponent():
-			opp = opp.with(i)
-		}
-	}
+	me, opp := sides(s)
 	return se, me, opp
 }
 
