@@ -133,7 +133,7 @@ func TestTorneioQueens(t *testing.T) {
 	botID, botToken := s.RegisterBot(t, players[0].c.Token, "exemplo")
 	var out testserver.Output
 	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
-		"--servidor", s.URL, "--token="+botToken) // "=": a token may begin with "-"
+		"--servidor", s.URL, "--token="+botToken) // a token may begin with "-": one argument
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
 	if err := cmd.Start(); err != nil {
