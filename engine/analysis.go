@@ -171,3 +171,22 @@ type MoveValue struct {
 
 // Float returns a pointer to v, for Analysis.WinRate and Eval.
 func Float(v float64) *float64 { return &v }
+
+// AnalysedState is how the Analyse of a turn-based game begins: es as the
+// game's own state type S, or the error the Analyser contract asks for:
+// CodeUnknownGame for a state of another game, CodeGameOver for a finished
+// game, CodeNotYourTurn when seat is not the seat to move. game names the
+// game in the first message.
+func AnalysedState[S State](es State, seat int, game string) (S, error) {
+	s, ok := es.(S)
+	if !ok {
+		return s, Errorf(CodeUnknownGame, "%s analysis: a %T is not a state of %s", game, es, game)
+	}
+	if s.Outcome().Over {
+		return s, Errorf(CodeGameOver, "the game is over")
+	}
+	if turn, _ := s.Turn(); seat != turn {
+		return s, Errorf(CodeNotYourTurn, "seat %d is not to move: it is seat %d's turn", seat, turn)
+	}
+	return s, nil
+}

@@ -36,18 +36,14 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{From: "ana", Seat: 0, Text: "boa sorte", At: t0.Add(5 * time.Second)},
 		{From: "zé", Seat: -1, Text: "olá 👋 ]\\", At: t0.Add(-time.Second)},
 	}
-	race := newRecord(t, "2048", "race", "")
-	playRandom(t, race, rng, 300, 0)
-	solo := newRecord(t, "2048", "solo", "")
-	playRandom(t, solo, rng, 2000, 0)
-	queens := newRecord(t, "queens", "grande", "")
-	playRandom(t, queens, rng, 100, 0)
-	orbito := newRecord(t, "orbito", "5", "")
-	playRandom(t, orbito, rng, 100, 0)
-	morris := newRecord(t, "morris", "3", "")
-	playRandom(t, morris, rng, 60, 0)
-	resigned := newRecord(t, "go", "19", "")
-	playRandom(t, resigned, rng, 30, 0)
+	// played is a new record of game and variant after up to plies random
+	// moves.
+	played := func(game, variant string, plies int) *Record {
+		rec := newRecord(t, game, variant, "")
+		playRandom(t, rec, rng, plies, 0)
+		return rec
+	}
+	resigned := played("go", "19", 30)
 	resigned.Result, resigned.Status, resigned.Ended = &Result{Winner: 0, Reason: "resign"}, StatusFinished, t0.Add(time.Hour)
 	resigned.Players[1] = Player{Name: "bot forte", Bot: "forte"}
 	resigned.Private, resigned.Watch = true, true
@@ -63,11 +59,11 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}{
 		{"zero", &Record{}},
 		{"go 9x9 from a setup, clock and chat", finishedGo},
-		{"2048 race", race},
-		{"2048 solo", solo},
-		{"queens grande", queens},
-		{"orbito 5", orbito},
-		{"morris", morris},
+		{"2048 race", played("2048", "race", 300)},
+		{"2048 solo", played("2048", "solo", 2000)},
+		{"queens grande", played("queens", "grande", 100)},
+		{"orbito 5", played("orbito", "5", 100)},
+		{"morris", played("morris", "3", 60)},
 		{"go 19x19 resigned against a bot, private watch", resigned},
 		{"resigned while waiting", waiting},
 		{"a game without a codec", unknown},

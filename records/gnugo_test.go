@@ -13,30 +13,8 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/gtp"
+	"github.com/tabuleiro/tabuleiro/internal/gtp/gtptest"
 )
-
-// gnuGo is where Debian's gnugo package installs GNU Go; scripts/test
-// installs the package when it is missing.
-const gnuGo = "/usr/games/gnugo"
-
-// startGnuGo starts the real GNU Go; the test fails (never skips) when it
-// is not installed.
-func startGnuGo(t *testing.T) *gtp.Client {
-	t.Helper()
-	if _, err := os.Stat(gnuGo); err != nil {
-		t.Fatalf("GNU Go is required at %s (Debian package gnugo; scripts/test installs it): %v", gnuGo, err)
-	}
-	c, err := gtp.Start(gnuGo, "--mode", "gtp", "--level", "0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := c.Close(); err != nil {
-			t.Errorf("close GNU Go: %v", err)
-		}
-	})
-	return c
-}
 
 // stonesOf lists the stones of c ('X' or 'O') on a go board view, in the
 // wire notation, sorted.
@@ -145,7 +123,7 @@ func captures(t *testing.T, rec *Record) int {
 // seed's printed games, each exported as SGF and loaded by the real GNU Go,
 // end in the same position on both boards, stone by stone.
 func TestGnuGoLoadsOurSGF(t *testing.T) {
-	gg := startGnuGo(t)
+	gg := gtptest.Start(t, "--level", "0")
 	for name, rec := range goRecords(t) {
 		t.Run(name, func(t *testing.T) { refereeSGF(t, gg, rec) })
 	}

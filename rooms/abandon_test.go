@@ -147,11 +147,7 @@ func TestEmptyRoomIsAdjournedAndComesBack(t *testing.T) {
 	last := b.waitState(t, func(s protocol.RoomState) bool { return s.LastMove != nil })
 	r.Leave(a, nil)
 	r.Leave(b, nil)
-	select {
-	case <-r.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("the empty room was not adjourned")
-	}
+	waitDone(t, r)
 	if m.Len() != 0 {
 		t.Fatal("adjourned room still registered")
 	}
@@ -252,11 +248,7 @@ func TestBotMovesWhileTheHumanIsGone(t *testing.T) {
 	}
 	r.Move(a, "1", nil)
 	r.Leave(a, nil)
-	select {
-	case <-r.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("the room was not adjourned")
-	}
+	waitDone(t, r)
 	_, back := restoreAndJoin(t, st, m, r.ID(), newMember(2, "a"))
 	if len(back.Moves) != 2 || back.Moves[1].Seat != 1 || *back.Turn != 0 {
 		t.Fatalf("after the adjournment: moves %v turn %v; want the bot's answer saved", back.Moves, *back.Turn)

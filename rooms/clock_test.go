@@ -26,14 +26,8 @@ func clockManager(t *testing.T, st store.Store, now func() time.Time, edit ...fu
 func clockedRoom(t *testing.T, m *Manager, base, inc int) (*Room, *fakeMember, *fakeMember) {
 	t.Helper()
 	a, b := newMember(1, "a"), newMember(2, "b")
-	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Clock: &protocol.TimeControl{Base: base, Increment: inc},
-		Seats: []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}},
-		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, a, b
+	spec := Spec{Game: "race5", Variant: "5", Clock: &protocol.TimeControl{Base: base, Increment: inc}}
+	return pairRoom(t, m, spec, a, b), a, b
 }
 
 // clocksOf reads room.state's clocks as milliseconds per seat.
@@ -75,29 +69,27 @@ func TestClockChargesTheMoverAndAddsTheIncrement(t *testing.T) {
 	if got := clocksOf(t, start); got != [2]int64{10000, 10000} {
 		t.Fatalf("start clocks %v", got)
 	}
-	now.Advance(3 * time.Second)
-	r.Move(a, "1", nil)
-	st := b.waitState(t, atTotal(1))
-	if got := clocksOf(t, st); got != [2]int64{10000, 10000} {
-		t.Fatalf("after seat 0's first move, 3 s in: clocks %v, want [10000 10000]", got)
-	}
-	now.Advance(4 * time.Second)
-	r.Move(b, "1", nil)
-	st = a.waitState(t, atTotal(2))
-	if got := clocksOf(t, st); got != [2]int64{10000, 10000} {
-		t.Fatalf("after seat 1's first move, 4 s in: clocks %v, want [10000 10000]", got)
-	}
-	now.Advance(3 * time.Second)
-	r.Move(a, "1", nil)
-	st = b.waitState(t, atTotal(3))
-	if got := clocksOf(t, st); got != [2]int64{9000, 10000} {
-		t.Fatalf("after seat 0 thought 3 s (+2 s): clocks %v, want [9000 10000]", got)
-	}
-	now.Advance(4 * time.Second)
-	r.Move(b, "1", nil)
-	st = a.waitState(t, atTotal(4))
-	if got := clocksOf(t, st); got != [2]int64{9000, 8000} {
-		t.Fatalf("after seat 1 thought 4 s (+2 s): clocks %v, want [9000 8000]", got)
+	// Seats 0 and 1 move in turn, each after thinking; the other sees the
+	// clocks.
+	for i, step := range []struct {
+		think time.Duration
+		want  [2]int64
+		what  string
+	}{
+		{3 * time.Second, [2]int64{10000, 10000}, "seat 0's first move, 3 s in"},
+		{4 * time.Second, [2]int64{10000, 10000}, "seat 1's first move, 4 s in"},
+		{3 * time.Second, [2]int64{9000, 10000}, "seat 0 thought 3 s (+2 s)"},
+		{4 * time.Second, [2]int64{9000, 8000}, "seat 1 thought 4 s (+2 s)"},
+	} {
+		mover, other := a, b
+		if i%2 == 1 {
+			mover, other = b, a
+		}
+		now.Advance(step.think)
+		r.Move(mover, "1", nil)
+		if got := clocksOf(t, other.waitState(t, atTotal(i+1))); got != step.want {
+			t.Fatalf("after %s: clocks %v, want %v", step.what, got, step.want)
+		}
 	}
 	// A spectator joining 1.5 s into seat 0's turn sees that turn's time gone.
 	now.Advance(1500 * time.Millisecond)

@@ -43,15 +43,10 @@ func clusterManager(t *testing.T, st *memstore.Store, node string, ttl time.Dura
 
 func createPair(t *testing.T, m *Manager, a, b Member) *Room {
 	t.Helper()
-	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}},
-		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return pairRoom(t, m, Spec{Game: "race5", Variant: "5"}, a, b)
 }
 
+// waitDone waits for r's goroutine to stop.
 func waitDone(t *testing.T, r *Room) {
 	t.Helper()
 	select {

@@ -268,13 +268,20 @@ func restoreAndJoin(t *testing.T, st store.Store, m *Manager, id string, mem *fa
 func twoPlayers(t *testing.T, m *Manager) (*Room, *fakeMember, *fakeMember) {
 	t.Helper()
 	a, b := newMember(1, "a"), newMember(2, "b")
-	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}},
-		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
+	return pairRoom(t, m, Spec{Game: "race5", Variant: "5"}, a, b), a, b
+}
+
+// pairRoom creates a room of spec (its game, variant and clock) with a and
+// b seated as the players "a" and "b".
+func pairRoom(t *testing.T, m *Manager, spec Spec, a, b Member) *Room {
+	t.Helper()
+	spec.Seats = []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}}
+	spec.Join = []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}
+	r, err := m.Create(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r, a, b
+	return r
 }
 
 func TestPanicInRoomIsRecoveredAndStateKept(t *testing.T) {
@@ -358,11 +365,7 @@ func TestRoomGoroutineExitsWhenEmpty(t *testing.T) {
 	b.waitState(t, func(s protocol.RoomState) bool { return s.Status == StatusFinished })
 	r.Leave(a, nil)
 	r.Leave(b, nil)
-	select {
-	case <-r.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("room goroutine still running")
-	}
+	waitDone(t, r)
 	if m.Len() != 0 {
 		t.Fatal("room still registered")
 	}

@@ -240,13 +240,7 @@ func drawManager(t *testing.T, st store.Store, now func() time.Time) *Manager {
 func morrisPair(t *testing.T, m *Manager) (*Room, *fakeMember, *fakeMember) {
 	t.Helper()
 	a, b := newMember(1, "a"), newMember(2, "b")
-	r, err := m.Create(context.Background(), Spec{Game: "morris", Variant: "3",
-		Seats: []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}},
-		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, a, b
+	return pairRoom(t, m, Spec{Game: "morris", Variant: "3"}, a, b), a, b
 }
 
 // TestDrawOffers: an offer stands until the offerer's opponent moves,

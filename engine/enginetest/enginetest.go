@@ -93,7 +93,7 @@ func playOne(t *testing.T, g engine.Game, cfg Config, rng *rand.Rand, seed uint6
 		}
 		var restored engine.State
 		if ply%cfg.SnapshotEvery == 0 {
-			if restored, err = checkSnapshot(g, s); err != nil {
+			if restored, err = RoundTrip(g, s); err != nil {
 				return fmt.Errorf("ply %d after %v: %w", ply, moves, err)
 			}
 		}
@@ -173,9 +173,11 @@ func checkRefused(s engine.State, seat int, move string, want engine.Code) error
 	return nil
 }
 
-// checkSnapshot restores s from its snapshot, checks that the copy is the
-// same game (same snapshot bytes, same view, same legal moves) and returns it.
-func checkSnapshot(g engine.Game, s engine.State) (engine.State, error) {
+// RoundTrip restores s from its snapshot, checks that the copy is the same
+// game (same snapshot bytes, same view, same legal moves) and returns it.
+// Check runs it at every ply; a game's FuzzRestore runs it on every
+// snapshot Restore accepts.
+func RoundTrip(g engine.Game, s engine.State) (engine.State, error) {
 	snap, err := s.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("marshal: %w", err)
@@ -254,4 +256,45 @@ func Replay(t testing.TB, s engine.State, moves ...string) {
 			t.Fatalf("move %d %q for seat %d: %v", i, move, seat, err)
 		}
 	}
+}
+
+// Bot is g's bot of level as the service gets it; it fails the test when g
+// has no such level.
+func Bot(t testing.TB, g engine.Game, level string) engine.Bot {
+	t.Helper()
+	bot, ok := g.Bot(level)
+	if !ok {
+		t.Fatalf("%s: Bot(%q) missing", g.Info().ID, level)
+	}
+	return bot
+}
+
+// New starts a game of g's variant from a setup given as JSON text ("" for
+// the initial position) and seed, failing the test when it is refused.
+func New(t testing.TB, g engine.Game, variant, setup string, seed uint64) engine.State {
+	t.Helper()
+	var raw json.RawMessage
+	if setup != "" {
+		raw = json.RawMessage(setup)
+	}
+	s, err := g.New(variant, raw, seed)
+	if err != nil {
+		t.Fatalf("%s: New(%q, %s, %d): %v", g.Info().ID, variant, setup, seed, err)
+	}
+	return s
+}
+
+// Analyse analyses s with g's Analyser for the seat to move within budget,
+// failing the test when the game is over or the analysis fails.
+func Analyse(t testing.TB, g engine.Game, s engine.State, budget engine.Budget) engine.Analysis {
+	t.Helper()
+	seat, ok := s.Turn()
+	if !ok {
+		t.Fatal("analyse: the game is over")
+	}
+	a, err := g.(engine.Analyser).Analyse(s, seat, budget)
+	if err != nil {
+		t.Fatalf("analyse %s for seat %d: %v", s.Board(), seat, err)
+	}
+	return a
 }

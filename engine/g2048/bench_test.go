@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // midGame returns a solo game after 150 random moves (or at its end).
@@ -96,7 +98,7 @@ func BenchmarkBitboardMove(b *testing.B) {
 
 func BenchmarkGuloso(b *testing.B) {
 	s := midGame(b)
-	bot := gulosoBot(b)
+	bot := enginetest.Bot(b, Game(), LevelGuloso)
 	for b.Loop() {
 		if _, err := bot(s, 0, nil, time.Time{}); err != nil {
 			b.Fatal(err)
@@ -108,7 +110,7 @@ func BenchmarkGuloso(b *testing.B) {
 // BenchmarkGuloso, with the service's deadline far away.
 func BenchmarkForte(b *testing.B) {
 	s := midGame(b)
-	bot := forteBot(b)
+	bot := enginetest.Bot(b, Game(), LevelForte)
 	for b.Loop() {
 		if _, err := bot(s, 0, nil, time.Now().Add(2*time.Second)); err != nil {
 			b.Fatal(err)

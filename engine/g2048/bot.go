@@ -24,6 +24,20 @@ const (
 // Evaluate.
 const lostValue int64 = -1e12
 
+// botLegal is what a bot plays from: es as a 2048 state and seat's legal
+// moves, refused when es is another game's or seat has no move.
+func botLegal(es engine.State, seat int) (*state, []string, error) {
+	s, ok := es.(*state)
+	if !ok {
+		return nil, nil, fmt.Errorf("2048 bot: state of type %T is not a 2048 game", es)
+	}
+	legal := s.Legal(seat)
+	if len(legal) == 0 {
+		return nil, nil, errors.New("2048 bot: seat has no legal move")
+	}
+	return s, legal, nil
+}
+
 // guloso is the bot of level "guloso". The seed defines no bot; this one
 // looks two moves ahead with the random tile in between (expectimax). For
 // each direction that changes the board, in the order N, S, E, W, it takes
@@ -36,13 +50,9 @@ const lostValue int64 = -1e12
 // 4 x 15 x 2 x 4 evaluations, microseconds), so it answers long before any
 // deadline without reading the clock.
 func guloso(s engine.State, seat int, _ *rand.Rand, _ time.Time) (string, error) {
-	st, ok := s.(*state)
-	if !ok {
-		return "", fmt.Errorf("2048 bot: state of type %T is not a 2048 game", s)
-	}
-	legal := st.Legal(seat)
-	if len(legal) == 0 {
-		return "", errors.New("2048 bot: seat has no legal move")
+	st, legal, err := botLegal(s, seat)
+	if err != nil {
+		return "", err
 	}
 	b := bitboardOf(&st.boards[seat].grid)
 	best := ""

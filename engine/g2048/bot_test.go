@@ -8,17 +8,8 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
-
-// gulosoBot is the bot as the service gets it.
-func gulosoBot(t testing.TB) engine.Bot {
-	t.Helper()
-	bot, ok := Game().Bot(LevelGuloso)
-	if !ok {
-		t.Fatalf("Bot(%q) missing", LevelGuloso)
-	}
-	return bot
-}
 
 // referenceGuloso is the guloso algorithm written out plainly on the
 // reference grid: for each direction in the order N, S, E, W that changes
@@ -63,7 +54,7 @@ func referenceGuloso(g grid) string {
 // TestGulosoFollowsItsDefinition compares the bot with referenceGuloso on
 // the positions of random games.
 func TestGulosoFollowsItsDefinition(t *testing.T) {
-	bot := gulosoBot(t)
+	bot := enginetest.Bot(t, Game(), LevelGuloso)
 	rng := rand.New(rand.NewPCG(11, 12))
 	positions := 0
 	for seed := range uint64(10) {
@@ -92,7 +83,7 @@ func TestGulosoFollowsItsDefinition(t *testing.T) {
 // the random source, and the bot does not change the game it is given a
 // clone of.
 func TestGulosoDeterministic(t *testing.T) {
-	bot := gulosoBot(t)
+	bot := enginetest.Bot(t, Game(), LevelGuloso)
 	s := newState(t, VariantSolo, "", 3)
 	for ply := range 200 {
 		if s.Outcome().Over {
@@ -119,7 +110,7 @@ func TestGulosoDeterministic(t *testing.T) {
 }
 
 func TestGulosoPositions(t *testing.T) {
-	bot := gulosoBot(t)
+	bot := enginetest.Bot(t, Game(), LevelGuloso)
 	stuck := gridOf([Size][Size]int{{2, 4, 2, 4}, {4, 2, 4, 2}, {2, 4, 2, 4}, {4, 2, 4, 2}}, 0)
 	onlyNorth := gridOf([Size][Size]int{{}, {}, {}, {2, 4, 8, 16}}, 0)
 	tests := []struct {
@@ -153,7 +144,7 @@ func TestGulosoPositions(t *testing.T) {
 // TestGulosoPlaysWell: over the same seeds, guloso scores far more than a
 // random player and reaches the 1024 tile at least once.
 func TestGulosoPlaysWell(t *testing.T) {
-	bot := gulosoBot(t)
+	bot := enginetest.Bot(t, Game(), LevelGuloso)
 	const games = 10
 	var botTotal, randomTotal, best int
 	for seed := range uint64(games) {

@@ -1,8 +1,6 @@
 package g2048
 
 import (
-	"errors"
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"time"
@@ -80,13 +78,9 @@ func newSearcher(cfg searchConfig, deadline time.Time) *searcher {
 // forte is the bot of level "forte": an expectimax search on Bitboards
 // (see decide), playing its own seat's board in both variants.
 func forte(st engine.State, seat int, _ *rand.Rand, deadline time.Time) (string, error) {
-	s, ok := st.(*state)
-	if !ok {
-		return "", fmt.Errorf("2048 bot: state of type %T is not a 2048 game", st)
-	}
-	legal := s.Legal(seat)
-	if len(legal) == 0 {
-		return "", errors.New("2048 bot: seat has no legal move")
+	s, legal, err := botLegal(st, seat)
+	if err != nil {
+		return "", err
 	}
 	d, _ := decide(bitboardOf(&s.boards[seat].grid), forteConfig, deadline)
 	for _, m := range legal {

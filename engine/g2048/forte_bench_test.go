@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // processCPU is the CPU time of the process so far, user and system.
@@ -25,7 +27,7 @@ func processCPU(b *testing.B) time.Duration {
 // included, a small part), which the load of a shared machine does not
 // inflate.
 func BenchmarkForteGame(b *testing.B) {
-	bot := forteBot(b)
+	bot := enginetest.Bot(b, Game(), LevelForte)
 	var games, score, reach8192, reach16384, moves int
 	var thinking time.Duration
 	cpu := processCPU(b)

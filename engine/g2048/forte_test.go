@@ -10,17 +10,8 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
-
-// forteBot is the bot as the service gets it.
-func forteBot(t testing.TB) engine.Bot {
-	t.Helper()
-	bot, ok := Game().Bot(LevelForte)
-	if !ok {
-		t.Fatalf("Bot(%q) missing", LevelForte)
-	}
-	return bot
-}
 
 // setupOf is the setup JSON that starts a game from b with score 0.
 func setupOf(b Bitboard) string {
@@ -211,7 +202,7 @@ func TestChanceNodeFollowsItsDefinition(t *testing.T) {
 // (each seat), the bot answers one of the seat's legal moves; and it plays
 // its own seat's board in a race, whose two boards differ.
 func TestForteAlwaysLegal(t *testing.T) {
-	bot := forteBot(t)
+	bot := enginetest.Bot(t, Game(), LevelForte)
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, variant := range []string{VariantSolo, VariantRace} {
 		s := newState(t, variant, "", 9)
@@ -253,7 +244,7 @@ func TestForteAlwaysLegal(t *testing.T) {
 // TestForteDeterministic: the same position gives the same move, whatever
 // the bot searched before (its cache belongs to one decision).
 func TestForteDeterministic(t *testing.T) {
-	bot := forteBot(t)
+	bot := enginetest.Bot(t, Game(), LevelForte)
 	s := newState(t, VariantSolo, `{"board":[[2,4,8,16],[0,2,64,32],[0,0,4,128],[2,0,0,256]],"score":2000}`, 0)
 	first, err := bot(s.Clone(), 0, nil, time.Time{})
 	if err != nil {
@@ -300,7 +291,7 @@ func TestForteBudgetAndDeadline(t *testing.T) {
 		t.Errorf("past deadline: %v does not move", d)
 	}
 	s := newState(t, VariantSolo, setupOf(b), 0)
-	m, err := forteBot(t)(s, 0, nil, time.Now().Add(-time.Second))
+	m, err := enginetest.Bot(t, Game(), LevelForte)(s, 0, nil, time.Now().Add(-time.Second))
 	if err != nil || !slices.Contains(s.Legal(0), m) {
 		t.Errorf("past deadline: bot plays %q, %v; legal %v", m, err, s.Legal(0))
 	}

@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"math/rand/v2"
 	"strconv"
@@ -145,7 +144,7 @@ func parseSetup(raw json.RawMessage, seed uint64) (g grid, rngSeed uint64, fromS
 		return grid{}, seed, false, nil
 	}
 	var in setupJSON
-	if err := decodeStrict(trimmed, &in); err != nil {
+	if err := engine.DecodeStrict(trimmed, &in); err != nil {
 		return grid{}, 0, false, err
 	}
 	if in.Board == nil {
@@ -163,20 +162,6 @@ func parseSetup(raw json.RawMessage, seed uint64) (g grid, rngSeed uint64, fromS
 		rngSeed = *in.Seed
 	}
 	return g, rngSeed, true, nil
-}
-
-// decodeStrict decodes exactly one JSON value into v, refusing unknown
-// fields and trailing data.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
 }
 
 // board is one player's board: the grid and the generator of its tiles.
@@ -409,7 +394,7 @@ func (s *state) MarshalJSON() ([]byte, error) {
 // corrupt snapshot is an error.
 func (game) Restore(snapshot []byte) (engine.State, error) {
 	var snap snapshotJSON
-	if err := decodeStrict(snapshot, &snap); err != nil {
+	if err := engine.DecodeStrict(snapshot, &snap); err != nil {
 		return nil, fmt.Errorf("2048 restore: %w", err)
 	}
 	seats, ok := seatsOf(snap.Variant)

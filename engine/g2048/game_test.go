@@ -11,20 +11,13 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // newState starts a game and fails the test on error.
 func newState(t testing.TB, variant, setup string, seed uint64) *state {
 	t.Helper()
-	var raw json.RawMessage
-	if setup != "" {
-		raw = json.RawMessage(setup)
-	}
-	s, err := Game().New(variant, raw, seed)
-	if err != nil {
-		t.Fatalf("New(%q, %s, %d): %v", variant, setup, seed, err)
-	}
-	return s.(*state)
+	return enginetest.New(t, Game(), variant, setup, seed).(*state)
 }
 
 // snapshot returns the state's bytes and fails the test on error.

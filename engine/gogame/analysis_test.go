@@ -13,15 +13,7 @@ import (
 // analyse analyses s for its side to move with a budget and a seed.
 func analyse(t testing.TB, s *state, playouts int, seed uint64) engine.Analysis {
 	t.Helper()
-	seat, ok := s.Turn()
-	if !ok {
-		t.Fatal("the game is over")
-	}
-	a, err := Game().(engine.Analyser).Analyse(s, seat, engine.Budget{Work: playouts, Seed: seed})
-	if err != nil {
-		t.Fatalf("analyse: %v", err)
-	}
-	return a
+	return enginetest.Analyse(t, Game(), s, engine.Budget{Work: playouts, Seed: seed})
 }
 
 func TestAnalyserContract(t *testing.T) {

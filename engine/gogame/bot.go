@@ -12,14 +12,24 @@ import (
 // basicBot is the level "basico": legal, sensible moves without search. It
 // answers at once, so it needs no deadline.
 func basicBot(st engine.State, seat int, rng *rand.Rand, _ time.Time) (string, error) {
-	s, ok := st.(*state)
-	if !ok {
-		return "", fmt.Errorf("go bot: not a go state but %T", st)
-	}
-	if err := s.checkSeat(seat); err != nil {
+	s, err := botState(st, seat)
+	if err != nil {
 		return "", err
 	}
 	return s.basicMove(rng), nil
+}
+
+// botState is st as a go state, refused when it is another game's, the
+// game is over or seat is not to move.
+func botState(st engine.State, seat int) (*state, error) {
+	s, ok := st.(*state)
+	if !ok {
+		return nil, fmt.Errorf("go bot: not a go state but %T", st)
+	}
+	if err := s.checkSeat(seat); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // candidate is a legal move with the value the bot gives it.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // TestBotOnSeedPositions builds every position the seed prints from its
@@ -29,10 +30,7 @@ func TestBotOnSeedPositions(t *testing.T) {
 			`"black":["C3","D3","E3","F3","G3","C4","G4","H4","C5","H5","C6","H6","D7","E7","F7","G7","H7","E5"],"toMove":"white"}`, []string{"F5"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bot, ok := Game().Bot("basico")
-			if !ok {
-				t.Fatal("no basico bot")
-			}
+			bot := enginetest.Bot(t, Game(), "basico")
 			s := mustNew(t, "9", tc.setup)
 			seat, _ := s.Turn()
 			for i := range 20 {

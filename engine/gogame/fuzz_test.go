@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // FuzzApply plays arbitrary move text on a position: it never panics, and
@@ -77,12 +78,8 @@ func FuzzRestore(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := r.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Game().Restore(again); err != nil {
-			t.Fatalf("re-restoring %s: %v", again, err)
+		if _, err := enginetest.RoundTrip(Game(), r); err != nil {
+			t.Fatalf("Restore(%q) accepted: %v", data, err)
 		}
 	})
 }

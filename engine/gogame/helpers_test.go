@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // update rewrites the golden files under testdata/ with the boards the
@@ -17,15 +18,7 @@ import (
 // ("" for the initial position) and fails the test when it is refused.
 func mustNew(t testing.TB, variant, setup string) *state {
 	t.Helper()
-	var raw json.RawMessage
-	if setup != "" {
-		raw = json.RawMessage(setup)
-	}
-	st, err := Game().New(variant, raw, 0)
-	if err != nil {
-		t.Fatalf("New(%q, %s): %v", variant, setup, err)
-	}
-	return st.(*state)
+	return enginetest.New(t, Game(), variant, setup, 0).(*state)
 }
 
 // setupJSON writes the setup object of the given stones.

@@ -2,6 +2,7 @@ package gogame
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -23,22 +24,7 @@ func TestMarshalJSONIsEncodingJSON(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, uint64(len(tt.name))))
 			s := mustNew(t, tt.variant, tt.setup)
 			for ply := 0; ply < 150 && !s.over(); ply++ {
-				got, err := s.MarshalJSON()
-				if err != nil {
-					t.Fatal(err)
-				}
-				moves := s.moves
-				if moves == nil {
-					moves = []string{}
-				}
-				want, err := json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves,
-					Board: s.board.rows(), ToMove: s.toMove.name()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if string(got) != string(want) {
-					t.Fatalf("ply %d: MarshalJSON\n got %s\nwant %s", ply, got, want)
-				}
+				checkMarshalJSON(t, s, fmt.Sprintf("ply %d", ply))
 				seat, _ := s.Turn()
 				legal := s.Legal(seat)
 				if err := s.Apply(seat, legal[rng.IntN(len(legal))]); err != nil {
@@ -47,6 +33,30 @@ func TestMarshalJSONIsEncodingJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkMarshalJSON fails the test, naming the position where, unless
+// s.MarshalJSON writes what encoding/json writes for s's snapshot struct;
+// it returns the bytes written.
+func checkMarshalJSON(t *testing.T, s *state, where string) []byte {
+	t.Helper()
+	got, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := s.moves
+	if moves == nil {
+		moves = []string{}
+	}
+	want, err := json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves,
+		Board: s.board.rows(), ToMove: s.toMove.name()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("%s: MarshalJSON\n got %s\nwant %s", where, got, want)
+	}
+	return got
 }
 
 func TestAppendJSONString(t *testing.T) {
@@ -75,22 +85,7 @@ func TestMarshalJSONLongGame(t *testing.T) {
 		var clone *state
 		var cloneJSON []byte
 		for ply := 0; ply < tt.plies && !s.over(); ply++ {
-			got, err := s.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			moves := s.moves
-			if moves == nil {
-				moves = []string{}
-			}
-			want, err := json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves,
-				Board: s.board.rows(), ToMove: s.toMove.name()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Fatalf("go %s ply %d: MarshalJSON\n got %s\nwant %s", tt.variant, ply, got, want)
-			}
+			got := checkMarshalJSON(t, s, fmt.Sprintf("go %s ply %d", tt.variant, ply))
 			if ply%50 == 0 {
 				if clone != nil {
 					if again, _ := clone.MarshalJSON(); string(again) != string(cloneJSON) {

@@ -1,7 +1,6 @@
 package gogame
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -77,11 +76,8 @@ type node struct {
 // only on the position, the rng and the number of threads.
 func mctsBot(lv mctsLevel) engine.Bot {
 	return func(st engine.State, seat int, rng *rand.Rand, deadline time.Time) (string, error) {
-		s, ok := st.(*state)
-		if !ok {
-			return "", fmt.Errorf("go bot: not a go state but %T", st)
-		}
-		if err := s.checkSeat(seat); err != nil {
+		s, err := botState(st, seat)
+		if err != nil {
 			return "", err
 		}
 		return s.mctsMove(lv, rng, deadline), nil

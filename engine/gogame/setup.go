@@ -3,9 +3,9 @@ package gogame
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+
+	"github.com/tabuleiro/tabuleiro/engine"
 )
 
 // setupSpec is the setup object of PROTOCOL.md, the seed's go(n, tb, tn):
@@ -24,27 +24,13 @@ func parseSetup(raw json.RawMessage) (setupSpec, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return setupSpec{ToMove: "black"}, nil
 	}
-	if err := decodeStrict(raw, &sp); err != nil {
+	if err := engine.DecodeStrict(raw, &sp); err != nil {
 		return sp, err
 	}
 	if sp.ToMove == "" {
 		sp.ToMove = "black"
 	}
 	return sp, nil
-}
-
-// decodeStrict decodes one JSON object into v, refusing unknown fields and
-// trailing data.
-func decodeStrict(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("malformed JSON: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("malformed JSON: data after the object")
-	}
-	return nil
 }
 
 // position is a setup checked against a board: the stones placed and the

@@ -333,7 +333,7 @@ func appendJSONString(b []byte, str string) []byte {
 // restore rebuilds a state from its snapshot by replaying the moves.
 func restore(data []byte) (*state, error) {
 	var snap snapshot
-	if err := decodeStrict(data, &snap); err != nil {
+	if err := engine.DecodeStrict(data, &snap); err != nil {
 		return nil, err
 	}
 	geo, err := geometryOf(snap.Variant)

@@ -20,15 +20,9 @@ import (
 // where the game already passed twice through a position of that line
 // before, which this analysis does not look for.
 func (game) Analyse(es engine.State, seat int, _ engine.Budget) (engine.Analysis, error) {
-	s, ok := es.(*state)
-	if !ok {
-		return engine.Analysis{}, engine.Errorf(engine.CodeUnknownGame, "morris analysis: a %T is not a morris game", es)
-	}
-	if s.outcome.Over {
-		return engine.Analysis{}, engine.Errorf(engine.CodeGameOver, "the game is over")
-	}
-	if seat != s.pos.toMove.seat() {
-		return engine.Analysis{}, engine.Errorf(engine.CodeNotYourTurn, "seat %d is not to move: it is %v's turn", seat, s.pos.toMove)
+	s, err := engine.AnalysedState[*state](es, seat, "morris")
+	if err != nil {
+		return engine.Analysis{}, err
 	}
 	sol := solved()
 	a := engine.Analysis{Seat: seat, Method: engine.MethodTable}

@@ -12,15 +12,7 @@ import (
 // analyse analyses s for its side to move, failing the test on error.
 func analyse(t testing.TB, s *state) engine.Analysis {
 	t.Helper()
-	seat, ok := s.Turn()
-	if !ok {
-		t.Fatalf("%q: the game is over", s.pos.board.rows())
-	}
-	a, err := Game().(engine.Analyser).Analyse(s, seat, engine.Budget{})
-	if err != nil {
-		t.Fatalf("%q: analyse: %v", s.pos.board.rows(), err)
-	}
-	return a
+	return enginetest.Analyse(t, Game(), s, engine.Budget{})
 }
 
 // outlookOfMove is the outlook the analysis gives move, "" when absent.

@@ -6,15 +6,13 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // askBot asks the bot of level for the move of the side to move in s.
 func askBot(t testing.TB, s *state, level string, deadline time.Time) string {
 	t.Helper()
-	bot, ok := Game().Bot(level)
-	if !ok {
-		t.Fatalf("Bot(%q) missing", level)
-	}
+	bot := enginetest.Bot(t, Game(), level)
 	seat, ok := s.Turn()
 	if !ok {
 		t.Fatalf("askBot %s: the game is over", level)

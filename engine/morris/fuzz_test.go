@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // fuzzStates are the positions FuzzApply tries each move on: placing,
@@ -112,17 +113,8 @@ func FuzzRestore(f *testing.F) {
 		if err != nil {
 			return
 		}
-		snap, err := r.MarshalJSON()
-		if err != nil {
-			t.Fatalf("MarshalJSON of a restored state: %v", err)
-		}
-		r2, err := Game().Restore(snap)
-		if err != nil {
-			t.Fatalf("Restore(%s) accepted, but its own snapshot %s is refused: %v", data, snap, err)
-		}
-		snap2, _ := r2.MarshalJSON()
-		if !bytes.Equal(snap, snap2) {
-			t.Fatalf("snapshot not stable:\n%s\n%s", snap, snap2)
+		if _, err := enginetest.RoundTrip(Game(), r); err != nil {
+			t.Fatalf("Restore(%s) accepted: %v", data, err)
 		}
 	})
 }

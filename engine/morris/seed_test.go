@@ -19,11 +19,7 @@ import (
 // mustNew starts a game from a setup JSON, failing the test on error.
 func mustNew(t testing.TB, setup string) *state {
 	t.Helper()
-	s, err := Game().New(variant3, json.RawMessage(setup), 0)
-	if err != nil {
-		t.Fatalf("New(%s): %v", setup, err)
-	}
-	return s.(*state)
+	return enginetest.New(t, Game(), variant3, setup, 0).(*state)
 }
 
 // 2.1.1 TAD posicao.
@@ -172,10 +168,7 @@ func TestSeedBotExamples(t *testing.T) {
 	for _, tc := range seedgames.BotExamplesOf("morris") {
 		t.Run(tc.Level+" "+tc.Setup, func(t *testing.T) {
 			s := mustNew(t, tc.Setup)
-			bot, ok := Game().Bot(tc.Level)
-			if !ok {
-				t.Fatalf("Bot(%q) missing", tc.Level)
-			}
+			bot := enginetest.Bot(t, Game(), tc.Level)
 			got, err := bot(s.Clone(), tc.Seat, nil, time.Time{})
 			if err != nil || got != tc.Want {
 				t.Errorf("bot %s = %q, %v; want %q", tc.Level, got, err, tc.Want)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/tabuleiro/tabuleiro/engine"
 )
@@ -59,24 +58,10 @@ func parseSetup(raw json.RawMessage) (position, error) {
 		return initialPosition, nil
 	}
 	var s Setup
-	if err := decodeStrict(trimmed, &s); err != nil {
+	if err := engine.DecodeStrict(trimmed, &s); err != nil {
 		return position{}, badSetup("%v", err)
 	}
 	return s.position()
-}
-
-// decodeStrict decodes exactly one JSON value into v, refusing unknown
-// fields and trailing data.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
 }
 
 // position validates s and returns the position it describes. The rules:

@@ -305,7 +305,7 @@ func (s *state) MarshalJSON() ([]byte, error) {
 // from its start, and checks that they lead to the recorded position.
 func restore(data []byte) (*state, error) {
 	var snap snapshot
-	if err := decodeStrict(data, &snap); err != nil {
+	if err := engine.DecodeStrict(data, &snap); err != nil {
 		return nil, fmt.Errorf("morris snapshot: %w", err)
 	}
 	if snap.Game != gameID {

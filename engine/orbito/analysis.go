@@ -23,15 +23,9 @@ const analysisPositions = 100_000
 // the search proved the result (a forced line, or the board searched to
 // its end).
 func (game) Analyse(es engine.State, seat int, b engine.Budget) (engine.Analysis, error) {
-	s, ok := es.(*state)
-	if !ok {
-		return engine.Analysis{}, engine.Errorf(engine.CodeUnknownGame, "orbito analysis: a %T is not an orbito game", es)
-	}
-	if s.outcome.Over {
-		return engine.Analysis{}, engine.Errorf(engine.CodeGameOver, "the game is over")
-	}
-	if seat != s.toMove.seat() {
-		return engine.Analysis{}, engine.Errorf(engine.CodeNotYourTurn, "seat %d is not to move: it is %s's turn", seat, s.toMove.name())
+	s, err := engine.AnalysedState[*state](es, seat, "orbito")
+	if err != nil {
+		return engine.Analysis{}, err
 	}
 	if s.geo.orbits == 2 {
 		return analyseSolved(s), nil

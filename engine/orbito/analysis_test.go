@@ -12,11 +12,7 @@ import (
 // analyse analyses s for its side to move within work positions.
 func analyse(t testing.TB, s *state, work int) engine.Analysis {
 	t.Helper()
-	a, err := Game().(engine.Analyser).Analyse(s, s.toMove.seat(), engine.Budget{Work: work})
-	if err != nil {
-		t.Fatalf("%q %s to move: %v", s.cells.rows(s.geo), s.toMove.name(), err)
-	}
-	return a
+	return enginetest.Analyse(t, Game(), s, engine.Budget{Work: work})
 }
 
 // outlookValue maps an outlook to +1, 0, -1 (and 2 when unknown).

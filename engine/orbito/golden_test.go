@@ -25,11 +25,7 @@ func TestGoldenSeedBoard(t *testing.T) {
 func TestGoldenTranscripts(t *testing.T) {
 	for i, tr := range seedgames.Of("orbito") {
 		t.Run(tr.Name, func(t *testing.T) {
-			es, err := Game().New("2", nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := es.(*state)
+			s := enginetest.New(t, Game(), "2", "", 0).(*state)
 			var b strings.Builder
 			b.WriteString(s.String())
 			for _, tn := range tr.Turns {
@@ -38,8 +34,8 @@ func TestGoldenTranscripts(t *testing.T) {
 				who := "player"
 				if tn.Bot {
 					who = "bot " + tr.Level
-					bot, _ := Game().Bot(tr.Level)
-					if move, err = bot(s.Clone(), seat, nil, noDeadline); err != nil {
+					var err error
+					if move, err = enginetest.Bot(t, Game(), tr.Level)(s.Clone(), seat, nil, noDeadline); err != nil {
 						t.Fatal(err)
 					}
 				}

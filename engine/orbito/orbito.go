@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -166,7 +165,7 @@ func parseColour(s string) (stone, error) {
 // match) and trailing data. fields are the allowed field names.
 func decodeStrict(raw []byte, v any, fields ...string) error {
 	var keys map[string]json.RawMessage
-	if err := decodeOne(raw, &keys); err != nil {
+	if err := engine.DecodeStrict(raw, &keys); err != nil {
 		return err
 	}
 	for k := range keys {
@@ -174,20 +173,7 @@ func decodeStrict(raw []byte, v any, fields ...string) error {
 			return fmt.Errorf("unknown field %q (want %s)", k, strings.Join(fields, ", "))
 		}
 	}
-	return decodeOne(raw, v)
-}
-
-// decodeOne decodes exactly one JSON value into v.
-func decodeOne(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("malformed JSON: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("malformed JSON: data after the object")
-	}
-	return nil
+	return engine.DecodeStrict(raw, v)
 }
 
 // Restore rebuilds a state from its MarshalJSON bytes, checking that the

@@ -227,11 +227,8 @@ func newSearcher(s *state, maxNodes int, deadline time.Time) *searcher {
 	}
 }
 
-// search is searchMove with the searcher se, built for s.
-func (se *searcher) search(s *state, maxDepth int) (sq, score, depth int) {
-	g := s.geo
-	var me, opp squares
-	var hash uint64
+// sides returns the squares of the side to move in s and of its opponent.
+func sides(s *state) (me, opp squares) {
 	for i, c := range s.cells {
 		switch c {
 		case s.toMove:
@@ -239,14 +236,21 @@ func (se *searcher) search(s *state, maxDepth int) (sq, score, depth int) {
 		case s.toMove.opponent():
 			opp = opp.with(i)
 		}
-		if c != empty {
-			hash ^= se.ph.zobrist[c-1][i]
-		}
 	}
+	return me, opp
+}
+
+// search is searchMove with the searcher se, built for s.
+func (se *searcher) search(s *state, maxDepth int) (sq, score, depth int) {
+	g := s.geo
+	me, opp := sides(s)
+	var hash uint64
 	free := 0
-	for _, c := range s.cells {
+	for i, c := range s.cells {
 		if c == empty {
 			free++
+		} else {
+			hash ^= se.ph.zobrist[c-1][i]
 		}
 	}
 	maxDepth = min(maxDepth, free)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // minimaxValue is the exact value of s for its side to move, +1 a win, 0 a
@@ -63,15 +65,7 @@ func endgames(n, free, count int, seed uint64) []*state {
 func newSearcherFor(s *state, evalPlies int) (*searcher, squares, squares) {
 	g := s.geo
 	se := &searcher{g: g, ph: g.phases, maxNodes: 1 << 30, rootColour: s.toMove, evalPlies: evalPlies}
-	var me, opp squares
-	for i, c := range s.cells {
-		switch c {
-		case s.toMove:
-			me = me.with(i)
-		case s.toMove.opponent():
-			opp = opp.with(i)
-		}
-	}
+	me, opp := sides(s)
 	return se, me, opp
 }
 
@@ -247,10 +241,7 @@ func TestForteDeterministicWithBudget(t *testing.T) {
 // TestForteBotPastDeadline: through the engine.Bot contract, with a
 // deadline already past, forte still answers a legal move.
 func TestForteBotPastDeadline(t *testing.T) {
-	bot, ok := Game().Bot("forte")
-	if !ok {
-		t.Fatal("no forte level")
-	}
+	bot := enginetest.Bot(t, Game(), "forte")
 	for n := minOrbits; n <= maxOrbits; n++ {
 		s, err := Game().New(strconv.Itoa(n), nil, 0)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 	"github.com/tabuleiro/tabuleiro/engine/seedgames"
 )
 
@@ -256,10 +257,7 @@ func TestSeedManualMoves(t *testing.T) {
 func TestSeedBotExamples(t *testing.T) {
 	for _, ex := range seedgames.BotExamplesOf("orbito") {
 		t.Run(ex.Level+" "+ex.Setup, func(t *testing.T) {
-			bot, ok := Game().Bot(ex.Level)
-			if !ok {
-				t.Fatalf("no bot %q", ex.Level)
-			}
+			bot := enginetest.Bot(t, Game(), ex.Level)
 			es, err := Game().New(ex.Variant, json.RawMessage(ex.Setup), 0)
 			if err != nil {
 				t.Fatal(err)
@@ -288,11 +286,7 @@ func TestSeedBotExamples(t *testing.T) {
 func TestSeedTranscripts(t *testing.T) {
 	for _, tr := range seedgames.Of("orbito") {
 		t.Run(tr.Name, func(t *testing.T) {
-			es, err := Game().New("2", nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := es.(*state)
+			s := enginetest.New(t, Game(), "2", "", 0).(*state)
 			var bot engine.Bot
 			if tr.Level != "" {
 				bot, _ = Game().Bot(tr.Level)

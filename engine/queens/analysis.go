@@ -18,15 +18,9 @@ import (
 // when the solver proved the position; Moves the root moves it tried, with
 // their rates, visits and proved results. The game has no draws.
 func (game) Analyse(es engine.State, seat int, b engine.Budget) (engine.Analysis, error) {
-	s, ok := es.(*state)
-	if !ok {
-		return engine.Analysis{}, engine.Errorf(engine.CodeUnknownGame, "queens analysis: a %T is not a queens game", es)
-	}
-	if s.outcome.Over {
-		return engine.Analysis{}, engine.Errorf(engine.CodeGameOver, "the game is over")
-	}
-	if seat != s.toMove {
-		return engine.Analysis{}, engine.Errorf(engine.CodeNotYourTurn, "seat %d is not to move: it is %s's turn", seat, seatNames[s.toMove])
+	s, err := engine.AnalysedState[*state](es, seat, "queens")
+	if err != nil {
+		return engine.Analysis{}, err
 	}
 	ms := s.moves(seat)
 	a := engine.Analysis{Seat: seat, Method: engine.MethodMCTS, Unit: engine.UnitPlayouts}

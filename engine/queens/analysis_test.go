@@ -13,11 +13,7 @@ import (
 // analyse analyses s for its side to move.
 func analyse(t testing.TB, s *state, b engine.Budget) engine.Analysis {
 	t.Helper()
-	a, err := Game().(engine.Analyser).Analyse(s, s.toMove, b)
-	if err != nil {
-		t.Fatalf("analyse: %v", err)
-	}
-	return a
+	return enginetest.Analyse(t, Game(), s, b)
 }
 
 func TestAnalyserContract(t *testing.T) {

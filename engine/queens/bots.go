@@ -26,16 +26,26 @@ func botState(es engine.State, seat int) (*state, error) {
 	return s, nil
 }
 
-// apressado is the seed's jogador_apressado: the first valid placement in
-// the game's order (pieces in hand order, squares in ascending (row, col)).
-func apressado(es engine.State, seat int, _ *rand.Rand, _ time.Time) (string, error) {
+// botMoves is botState and the valid placements of seat, refused when there
+// are none.
+func botMoves(es engine.State, seat int) (*state, []move, error) {
 	s, err := botState(es, seat)
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
 	ms := s.moves(seat)
 	if len(ms) == 0 {
-		return "", errors.New("queens bot: no valid placement")
+		return nil, nil, errors.New("queens bot: no valid placement")
+	}
+	return s, ms, nil
+}
+
+// apressado is the seed's jogador_apressado: the first valid placement in
+// the game's order (pieces in hand order, squares in ascending (row, col)).
+func apressado(es engine.State, seat int, _ *rand.Rand, _ time.Time) (string, error) {
+	s, ms, err := botMoves(es, seat)
+	if err != nil {
+		return "", err
 	}
 	return s.moveName(ms[0]), nil
 }
@@ -43,16 +53,12 @@ func apressado(es engine.State, seat int, _ *rand.Rand, _ time.Time) (string, er
 // roleta is the seed's jogador_roleta: a valid placement chosen uniformly
 // among all valid (piece, square) pairs with rng.
 func roleta(es engine.State, seat int, rng *rand.Rand, _ time.Time) (string, error) {
-	s, err := botState(es, seat)
-	if err != nil {
-		return "", err
-	}
 	if rng == nil {
 		return "", errors.New("queens bot roleta: no random source")
 	}
-	ms := s.moves(seat)
-	if len(ms) == 0 {
-		return "", errors.New("queens bot: no valid placement")
+	s, ms, err := botMoves(es, seat)
+	if err != nil {
+		return "", err
 	}
 	return s.moveName(ms[rng.IntN(len(ms))]), nil
 }
@@ -111,16 +117,12 @@ const (
 // proved lost (the first in the game's order on ties). Given the same rng
 // and a deadline it does not reach, it plays the same move.
 func forte(es engine.State, seat int, rng *rand.Rand, deadline time.Time) (string, error) {
-	s, err := botState(es, seat)
-	if err != nil {
-		return "", err
-	}
 	if rng == nil {
 		return "", errors.New("queens bot forte: no random source")
 	}
-	ms := s.moves(seat)
-	if len(ms) == 0 {
-		return "", errors.New("queens bot: no valid placement")
+	s, ms, err := botMoves(es, seat)
+	if err != nil {
+		return "", err
 	}
 	for _, m := range ms {
 		if s.winsAtOnce(seat, m) {

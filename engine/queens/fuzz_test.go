@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // FuzzApply feeds arbitrary moves and seats to a game in progress: Apply
@@ -113,19 +114,7 @@ func FuzzRestore(f *testing.F) {
 // same game.
 func checkRestores(t *testing.T, s engine.State) {
 	t.Helper()
-	snap, err := s.MarshalJSON()
-	if err != nil {
-		t.Fatalf("MarshalJSON: %v", err)
-	}
-	r, err := Game().Restore(snap)
-	if err != nil {
-		t.Fatalf("Restore(%s): %v", snap, err)
-	}
-	again, _ := r.MarshalJSON()
-	if string(again) != string(snap) {
-		t.Fatalf("round trip:\n got %s\nwant %s", again, snap)
-	}
-	if !slices.Equal(r.Legal(0), s.Legal(0)) || !slices.Equal(r.Legal(1), s.Legal(1)) || r.Outcome() != s.Outcome() {
-		t.Fatalf("restored game differs from %s", snap)
+	if _, err := enginetest.RoundTrip(Game(), s); err != nil {
+		t.Fatal(err)
 	}
 }

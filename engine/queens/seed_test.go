@@ -4,7 +4,6 @@ package queens
 // The sets are pasted as the seed prints them.
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // parseTuples reads the seed's printed set "{(0, 1), (2, 4), ...}" as a
@@ -50,15 +50,7 @@ func positionsOf(s squares, size int) []pos {
 // the test on error.
 func mustNew(t testing.TB, variant, setup string) *state {
 	t.Helper()
-	var raw json.RawMessage
-	if setup != "" {
-		raw = json.RawMessage(setup)
-	}
-	s, err := Game().New(variant, raw, 1)
-	if err != nil {
-		t.Fatalf("New(%q, %s): %v", variant, setup, err)
-	}
-	return s.(*state)
+	return enginetest.New(t, Game(), variant, setup, 1).(*state)
 }
 
 // TestSeedQ1AttackedBy: pos_atacadas_por('D', (2,3), 8) and

@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/tabuleiro/tabuleiro/engine"
 )
 
 // position is the setup shape of PROTOCOL.md, also the body of a snapshot:
@@ -178,15 +180,7 @@ func decodeStrict(data []byte, v any) error {
 		}
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
+	return engine.DecodeStrict(data, v)
 }
 
 // checkDuplicateKeys walks one JSON value and refuses an object that has the

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 )
 
 // exactWins reports whether the side to move in s (not over) can force a
@@ -97,9 +99,5 @@ func xRandomEndgame(t testing.TB, seed uint64, rng *rand.Rand) *state {
 // the given seed (x-random draws its hand from it).
 func mustNewSeeded(t testing.TB, variant string, seed uint64) *state {
 	t.Helper()
-	s, err := Game().New(variant, nil, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.(*state)
+	return enginetest.New(t, Game(), variant, "", seed).(*state)
 }

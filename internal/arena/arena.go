@@ -18,13 +18,14 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/gtp"
 )
 
 // GnuGoLevel is the name of the GNU Go opponent in Config.B.
 const GnuGoLevel = "gnugo"
 
 // DefaultGnuGoPath is where Debian's gnugo package installs GNU Go.
-const DefaultGnuGoPath = "/usr/games/gnugo"
+const DefaultGnuGoPath = gtp.GnuGo
 
 // Config describes a match between two levels (or GNU Go), a solo run of a
 // one-seat game, or a queens tournament.

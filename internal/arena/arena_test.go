@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,14 +13,28 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/internal/gtp/gtptest"
 )
 
-// requireGnuGo fails (never skips) when GNU Go is not installed.
-func requireGnuGo(t *testing.T) {
+// runMatch runs the match cfg describes and fails the test on an error.
+func runMatch(t *testing.T, cfg Config) *Match {
 	t.Helper()
-	if _, err := os.Stat(DefaultGnuGoPath); err != nil {
-		t.Fatalf("GNU Go is required at %s (Debian package gnugo; scripts/test installs it): %v", DefaultGnuGoPath, err)
+	m, err := Run(context.Background(), games.Catalog(), cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return m
+}
+
+// markdown is r's Markdown report (a match's or a torneio's); it fails the
+// test on an error.
+func markdown(t *testing.T, r interface{ Markdown(io.Writer) error }) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := r.Markdown(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }
 
 // tableRows returns the data rows of the first markdown table in out, each
@@ -111,24 +125,18 @@ func checkMatchTable(t *testing.T, out string, games int) {
 }
 
 func TestMatchGoAgainstGnuGo(t *testing.T) {
-	requireGnuGo(t)
+	gtptest.Require(t)
 	cfg := Config{Game: "go", Variant: "9", A: "facil", B: GnuGoLevel, GnuGoLevel: 1, Games: 2, Seed: 3, MoveTime: 50 * time.Millisecond}
-	m, err := Run(context.Background(), games.Catalog(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := m.Markdown(&out); err != nil {
-		t.Fatal(err)
-	}
-	checkMatchTable(t, out.String(), 2)
+	m := runMatch(t, cfg)
+	out := markdown(t, m)
+	checkMatchTable(t, out, 2)
 	for _, g := range m.Games {
 		if g.Plies == 0 || (g.Reason == "two_passes") != (g.Referee != "") {
 			t.Fatalf("game %+v: every game ended by two passes has GNU Go's count", g)
 		}
 	}
-	if !strings.Contains(out.String(), "GNU Go's own count") {
-		t.Fatalf("no GNU Go verdict line in\n%s", out.String())
+	if !strings.Contains(out, "GNU Go's own count") {
+		t.Fatalf("no GNU Go verdict line in\n%s", out)
 	}
 }
 
@@ -136,15 +144,8 @@ func TestMatchOrbito(t *testing.T) {
 	var progress []int
 	cfg := Config{Game: "orbito", Variant: "4", A: "normal", B: "facil", Games: 2, Seed: 1, Openings: 2,
 		Progress: func(g Game) { progress = append(progress, g.Index) }}
-	m, err := Run(context.Background(), games.Catalog(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := m.Markdown(&out); err != nil {
-		t.Fatal(err)
-	}
-	checkMatchTable(t, out.String(), 2)
+	m := runMatch(t, cfg)
+	checkMatchTable(t, markdown(t, m), 2)
 	if m.Games[0].ASeat == m.Games[1].ASeat {
 		t.Fatal("A kept its seat")
 	}
@@ -171,14 +172,7 @@ func TestMatchOrbito(t *testing.T) {
 // same board.
 func TestOpeningsDeterministic(t *testing.T) {
 	cfg := Config{Game: "go", Variant: "9", A: "basico", B: "basico", Games: 4, Seed: 5, Openings: 6, MaxPlies: 6}
-	run := func() *Match {
-		m, err := Run(context.Background(), games.Catalog(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	m1, m2 := run(), run()
+	m1, m2 := runMatch(t, cfg), runMatch(t, cfg)
 	for i := range m1.Games {
 		g1, g2 := m1.Games[i], m2.Games[i]
 		if g1.Reason != "move_cap" || g1.Plies != 6 {
@@ -195,15 +189,8 @@ func TestOpeningsDeterministic(t *testing.T) {
 
 func TestSolo2048(t *testing.T) {
 	cfg := Config{Game: "2048", Variant: "solo", A: "guloso", Games: 1, Seed: 7}
-	m, err := Run(context.Background(), games.Catalog(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := m.Markdown(&out); err != nil {
-		t.Fatal(err)
-	}
-	rows := tableRows(t, out.String())
+	m := runMatch(t, cfg)
+	rows := tableRows(t, markdown(t, m))
 	if len(rows) != 1 || rows[0][0] != "guloso" || atoi(t, rows[0][1]) != 1 {
 		t.Fatalf("rows %v", rows)
 	}
@@ -230,18 +217,12 @@ func TestFirstGameSplitsAMatch(t *testing.T) {
 			whole, halves := tc.cfg, tc.cfg
 			whole.Games, whole.Seed = 5, 3
 			halves.Seed = 3
-			one, err := Run(context.Background(), games.Catalog(), whole)
-			if err != nil {
-				t.Fatal(err)
-			}
+			one := runMatch(t, whole)
 			var got []Game
 			var last *Match
 			for _, part := range [][2]int{{0, 2}, {2, 3}} {
 				halves.First, halves.Games = part[0], part[1]
-				m, err := Run(context.Background(), games.Catalog(), halves)
-				if err != nil {
-					t.Fatal(err)
-				}
+				m := runMatch(t, halves)
 				got, last = append(got, m.Games...), m
 			}
 			if len(got) != len(one.Games) {
@@ -254,9 +235,8 @@ func TestFirstGameSplitsAMatch(t *testing.T) {
 					t.Fatalf("game %d: two runs gave %+v, one run %+v", i, h, g)
 				}
 			}
-			var out bytes.Buffer
-			if err := last.Markdown(&out); err != nil || !strings.Contains(out.String(), "3 games from game 2,") {
-				t.Fatalf("report of the second run does not say where it starts: %q (%v)", out.String(), err)
+			if out := markdown(t, last); !strings.Contains(out, "3 games from game 2,") {
+				t.Fatalf("report of the second run does not say where it starts: %q", out)
 			}
 		})
 	}
@@ -268,11 +248,7 @@ func TestTorneioQueens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := tr.Markdown(&out); err != nil {
-		t.Fatal(err)
-	}
-	rows := tableRows(t, out.String())
+	rows := tableRows(t, markdown(t, tr))
 	n := len(tr.Levels)
 	if len(rows) != n {
 		t.Fatalf("%d rows for %d levels", len(rows), n)
@@ -324,13 +300,10 @@ func TestInterruptedMatchKeepsFinishedGames(t *testing.T) {
 	if len(m.Games) != 1 {
 		t.Fatalf("%d finished games, want the first one only", len(m.Games))
 	}
-	var out bytes.Buffer
-	if err := m.Markdown(&out); err != nil {
-		t.Fatal(err)
-	}
-	checkMatchTable(t, out.String(), 1)
-	if !strings.Contains(out.String(), "Interrupted: 1 of the 6 games") {
-		t.Fatalf("no interruption note in\n%s", out.String())
+	out := markdown(t, m)
+	checkMatchTable(t, out, 1)
+	if !strings.Contains(out, "Interrupted: 1 of the 6 games") {
+		t.Fatalf("no interruption note in\n%s", out)
 	}
 }
 
@@ -339,10 +312,7 @@ func TestInterruptedMatchKeepsFinishedGames(t *testing.T) {
 // same game twice.
 func TestSoloGamesDiffer(t *testing.T) {
 	cfg := Config{Game: "2048", Variant: "solo", A: "guloso", Games: 4, Seed: 3}
-	m, err := Run(context.Background(), games.Catalog(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := runMatch(t, cfg)
 	seen := map[string]int{}
 	for _, g := range m.Games {
 		rec := strings.Join(g.Moves, " ")

@@ -18,6 +18,10 @@ import (
 	"sync"
 )
 
+// GnuGo is where Debian's gnugo package installs GNU Go; scripts/test
+// installs the package when it is missing.
+const GnuGo = "/usr/games/gnugo"
+
 // gtpColumns are GTP's column letters: I is skipped.
 const gtpColumns = "ABCDEFGHJKLMNOPQRST"
 

@@ -16,16 +16,10 @@ import (
 )
 
 // waitNoRooms waits until the server runs no room (a room's goroutine has
-// stopped), failing after a generous deadline.
+// stopped), failing after eventually's deadline.
 func waitNoRooms(t *testing.T, s *testserver.Server) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for s.Rooms.Len() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the room is still running")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, "the server runs no room", func() bool { return s.Rooms.Len() == 0 })
 }
 
 // TestClaimOverWebSocket: b's connection drops; a sees when it may claim

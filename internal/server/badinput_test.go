@@ -34,16 +34,7 @@ func (f *flakyStore) SaveRoom(ctx context.Context, r store.Room) error {
 // spectator, and returns the room id and its playing state.
 func morrisRoom(t *testing.T, s *testserver.Server) (a, b, sp *testserver.Client, room string, st testserver.Msg) {
 	t.Helper()
-	a, b, sp = s.Hello(t, "ana", ""), s.Hello(t, "bia", ""), s.Hello(t, "spec", "")
-	a.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human"})
-	room = a.Wait("room.joined", nil).Room
-	sp.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
-	sp.Wait("room.joined", nil)
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
-	st = a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
-	b.State(room, func(m testserver.Msg) bool { return m.Seq == st.Seq })
-	sp.State(room, func(m testserver.Msg) bool { return m.Seq == st.Seq })
-	return a, b, sp, room, st
+	return roomOf(t, s, "morris", "3")
 }
 
 // TestBadInputErrorCodes produces every error code of the contract over the

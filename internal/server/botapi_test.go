@@ -64,9 +64,7 @@ func TestBotAccounts(t *testing.T) {
 	if b.Player.ID != id || b.Player.Name != "robô da Ana" || b.Token != tok {
 		t.Fatalf("bot hello: %+v token %q", b.Player, b.Token)
 	}
-	ana.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human"})
-	room := ana.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(ana, b, "morris", "3")
 	st := ana.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
 	if st.Players[0].BotAccount || !st.Players[1].BotAccount || st.Players[1].ID != id {
 		t.Fatalf("players %+v: want the second flagged as a bot account", st.Players)
@@ -212,9 +210,7 @@ func TestBotTokenActsOnlyAsItsBot(t *testing.T) {
 		t.Fatalf("bot a moving for b: %d %+v", code, e)
 	}
 	// A bot in a room it has no seat in.
-	ana.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human"})
-	other := ana.Wait("room.joined", nil).Room
-	carla.Send(map[string]any{"type": "room.join", "room": other, "as": "player"})
+	other := humanRoom(ana, carla, "morris", "3")
 	ost := ana.State(other, func(m testserver.Msg) bool { return m.Status == "playing" })
 	for _, path := range []string{"/move/" + ost.Legal[0], "/resign"} {
 		if code := s.Do(t, "POST", "/api/bot/game/"+other+path, tokA, nil, &e); code != http.StatusForbidden || e.Error.Code != "not_a_player" {

@@ -62,7 +62,7 @@ func TestPythonExampleBot(t *testing.T) {
 	id, tok := s.RegisterBot(t, ana.Token, "exemplo")
 	var out testserver.Output
 	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
-		"--servidor", s.URL, "--token", tok, "--partidas", "1")
+		"--servidor", s.URL, "--token="+tok, "--partidas", "1")
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // nothing written into the source tree
 	if err := cmd.Start(); err != nil {

@@ -172,6 +172,40 @@ func redisStores(t *testing.T) func() store.Store {
 	}
 }
 
+// restartGame is a clocked morris game (300 s + 3 s) on Redis and a fake
+// clock, for the tests of what a restarted server shows.
+type restartGame struct {
+	t    *testing.T
+	open func() store.Store
+	now  *fakeclock.Clock
+	s1   *testserver.Server
+	a, b *testserver.Client
+	room string
+}
+
+// startRestartGame starts the game on a first server and plays seat 0's b2,
+// seat 1's a1, then, ten seconds later, seat 0's c3: seat 1 is to move.
+func startRestartGame(t *testing.T) *restartGame {
+	t.Helper()
+	g := &restartGame{t: t, open: redisStores(t), now: fakeclock.New()}
+	g.s1 = testserver.Start(t, func(c *server.Config) { c.Store, c.Now = g.open(), g.now.Now })
+	g.a, g.b, g.room, _ = clockedMorris(t, g.s1, map[string]any{"base": 300, "increment": 3})
+	firstMorrisMoves(t, g.a, g.b, g.room)
+	g.now.Advance(10 * time.Second)
+	g.a.Send(map[string]any{"type": "room.move", "room": g.room, "move": "c3"})
+	g.b.State(g.room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "c3" })
+	return g
+}
+
+// restart stops the first server, lets an hour pass and starts a second
+// one on the same Redis.
+func (g *restartGame) restart() *testserver.Server {
+	g.t.Helper()
+	g.s1.Stop()
+	g.now.Advance(time.Hour)
+	return testserver.Start(g.t, func(c *server.Config) { c.Store, c.Now = g.open(), g.now.Now })
+}
+
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -185,20 +219,10 @@ func mustJSON(v any) []byte {
 // gives seat 1 the time it had when its turn began, and seat 0's time is
 // exact.
 func TestClocksSurviveARestartWithRedis(t *testing.T) {
-	open := redisStores(t)
-	now := fakeclock.New()
-	s1 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
-	a, b, room, _ := clockedMorris(t, s1, map[string]any{"base": 300, "increment": 3})
-	firstMorrisMoves(t, a, b, room)
-	now.Advance(10 * time.Second)
-	a.Send(map[string]any{"type": "room.move", "room": room, "move": "c3"})
-	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "c3" })
-	now.Advance(20 * time.Second) // seat 1 thinks; then the server stops
-	s1.Stop()
-	now.Advance(time.Hour)
-
-	s2 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
-	b2 := s2.Hello(t, "", b.Token)
+	g := startRestartGame(t)
+	g.now.Advance(20 * time.Second) // seat 1 thinks; then the server stops
+	s2 := g.restart()
+	b2, room, now := s2.Hello(t, "", g.b.Token), g.room, g.now
 	got := b2.State(room, nil)
 	if c, _ := clocksOf(t, got); c["0"] != 293000 || c["1"] != 300000 || got.Turn == nil || *got.Turn != 1 {
 		t.Fatalf("after the restart: clocks %v turn %v; want 0:293000 1:300000, seat 1 to move", c, got.Turn)

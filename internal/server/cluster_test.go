@@ -96,9 +96,7 @@ func TestClusterRoomMovesWhenItsNodeStops(t *testing.T) {
 	a := nodes[0].Hello(t, "ana", "")
 	b := nodes[1].Hello(t, "bia", "")
 	sp := nodes[2].Hello(t, "spec", "")
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "9", "opponent": "human"})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(a, b, "go", "9")
 	b.Wait("room.joined", nil)
 	sp.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
 	sp.Wait("room.joined", nil)
@@ -187,9 +185,7 @@ func TestClusterRematchCarriesRemotePlayers(t *testing.T) {
 	nodes := startNodes(t, 2, 2*time.Second)
 	a := nodes[0].Hello(t, "ana", "")
 	b := nodes[1].Hello(t, "bia", "")
-	a.Send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human"})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(a, b, "orbito", "2")
 	b.Wait("room.joined", nil)
 	a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
 	a.Send(map[string]any{"type": "room.resign", "room": room})

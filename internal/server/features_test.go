@@ -173,13 +173,7 @@ func TestRoomClosesWhenEmpty(t *testing.T) {
 		t.Fatalf("room closed with a spectator in it")
 	}
 	sp.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for s.Rooms.Len() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("empty finished room did not close")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitNoRooms(t, s)
 }
 
 // TestHTTPEndpoints: health, readiness, metrics, games.

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -171,13 +170,7 @@ func status(t *testing.T, url string) int {
 // waitReady waits until /readyz answers 200 (Redis answers again).
 func waitReady(t *testing.T, base string) {
 	t.Helper()
-	deadline := time.Now().Add(testserver.Timeout)
-	for status(t, base+"/readyz") != http.StatusOK {
-		if time.Now().After(deadline) {
-			t.Fatal("/readyz did not come back after Redis did")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	eventually(t, "/readyz answers 200 after Redis came back", func() bool { return status(t, base+"/readyz") == http.StatusOK })
 }
 
 // TestRedisOutageBeforeRestore: after a restart a room comes back the first

@@ -79,19 +79,7 @@ func (f *follower) apply(m testserver.Msg) {
 		if err := json.Unmarshal(m.Raw, &p); err != nil {
 			f.t.Fatal(err)
 		}
-		f.state["spectators"] = float64(p.Spectators)
-		for _, h := range p.Players {
-			pl := f.state["players"].([]any)[h.Seat].(map[string]any)
-			pl["connected"] = h.Connected
-			delete(pl, "goneSince")
-			delete(pl, "claimableAt")
-			if h.GoneSince != 0 {
-				pl["goneSince"] = float64(h.GoneSince)
-			}
-			if h.ClaimableAt != 0 {
-				pl["claimableAt"] = float64(h.ClaimableAt)
-			}
-		}
+		testserver.ApplyPresence(f.state, p)
 		f.presences++
 	default:
 		if f.state == nil {
@@ -143,9 +131,7 @@ func TestPatchClientsSeeTheSameStateAsFullClients(t *testing.T) {
 	b := s.Hello(t, "bia", "")    // seat 1, full states
 	sp := helloPatch(t, s, "spy") // spectator, patches
 	sf := s.Hello(t, "sol", "")   // spectator, full states
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "9", "opponent": "human"})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(a, b, "go", "9")
 	sp.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
 	sf.Send(map[string]any{"type": "room.join", "room": room, "as": "spectator"})
 	fa := &follower{t: t, c: a, room: room}
@@ -251,9 +237,7 @@ func TestCrowdJoiningSendsOneFullStateEach(t *testing.T) {
 	s := testserver.Start(t)
 	a := s.Hello(t, "ana", "")
 	b := s.Hello(t, "bia", "")
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "19", "opponent": "human"})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(a, b, "go", "19")
 	st := a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" && m.Players[1].Connected })
 
 	const crowd = 12

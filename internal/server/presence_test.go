@@ -20,9 +20,7 @@ func TestCrowdArrivingIsPresence(t *testing.T) {
 	s := testserver.Start(t)
 	a := helloPatch(t, s, "ana") // seat 0, patches
 	b := s.Hello(t, "bia", "")   // seat 1, full states
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "19", "opponent": "human"})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(a, b, "go", "19")
 	st := b.State(room, func(m testserver.Msg) bool { return m.Status == "playing" && m.Players[0].Connected })
 	fa := &follower{t: t, c: a, room: room}
 	fa.until(st.Seq)
@@ -123,9 +121,7 @@ func TestLobbyWatcherIsNotCounted(t *testing.T) {
 	s := testserver.Start(t)
 	a := s.Hello(t, "ana", "")
 	b := s.Hello(t, "bia", "")
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "9", "opponent": "human"})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(a, b, "go", "9")
 	st := a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" && m.Players[1].Connected })
 
 	w := s.Hello(t, "lobby", "")

@@ -296,6 +296,16 @@ func TestReconnectAfterRestart(t *testing.T) {
 	}
 }
 
+// humanRoom has a create a room of game and variant for two people and b
+// join it as the second player, and returns the room id; the states that
+// follow are the caller's to wait for.
+func humanRoom(a, b *testserver.Client, game, variant string) string {
+	a.Send(map[string]any{"type": "room.create", "game": game, "variant": variant, "opponent": "human"})
+	room := a.Wait("room.joined", nil).Room
+	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	return room
+}
+
 // roomOf starts a room of game and variant between a (seat 0) and b
 // (seat 1) with a spectator, and returns its playing state.
 func roomOf(t *testing.T, s *testserver.Server, game, variant string) (a, b, sp *testserver.Client, room string, st testserver.Msg) {

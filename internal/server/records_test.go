@@ -14,6 +14,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/gtp"
+	"github.com/tabuleiro/tabuleiro/internal/gtp/gtptest"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
 	"github.com/tabuleiro/tabuleiro/protocol"
@@ -262,32 +263,42 @@ func jsonSame(t *testing.T, a, b json.RawMessage) bool {
 	return string(xb) == string(yb)
 }
 
+// download GETs the room's record in format ext ("sgf", "txt"), fails
+// unless it comes as an attachment of contentType named after the room,
+// and returns its body.
+func (g *wsGame) download(ext, contentType string) []byte {
+	t := g.t
+	t.Helper()
+	a := get(t, g.s.URL+"/api/records/"+g.room+"/"+ext)
+	if a.status != http.StatusOK || a.header.Get("Content-Type") != contentType ||
+		a.header.Get("Content-Disposition") != `attachment; filename=tabuleiro-`+g.room+`.`+ext {
+		t.Fatalf("GET %s: %d %v %s", ext, a.status, a.header, a.body)
+	}
+	return a.body
+}
+
 // checkSGF downloads the room's SGF, loads it in the real GNU Go and
 // compares GNU Go's board with the final board the spectator saw, stone by
 // stone; it returns the SGF.
 func (g *wsGame) checkSGF(gg *gtp.Client) string {
 	t := g.t
 	t.Helper()
-	a := get(t, g.s.URL+"/api/records/"+g.room+"/sgf")
-	if a.status != http.StatusOK || a.header.Get("Content-Type") != "application/x-go-sgf; charset=utf-8" ||
-		a.header.Get("Content-Disposition") != `attachment; filename=tabuleiro-`+g.room+`.sgf` {
-		t.Fatalf("GET sgf: %d %v %s", a.status, a.header, a.body)
-	}
+	sgf := g.download("sgf", "application/x-go-sgf; charset=utf-8")
 	path := filepath.Join(t.TempDir(), "game.sgf")
-	if err := os.WriteFile(path, a.body, 0o644); err != nil {
+	if err := os.WriteFile(path, sgf, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := gg.LoadSGF(path); err != nil {
-		t.Fatalf("GNU Go refuses the SGF: %v\n%s", err, a.body)
+		t.Fatalf("GNU Go refuses the SGF: %v\n%s", err, sgf)
 	}
 	var rows []string
 	if err := json.Unmarshal(g.last.Board, &rows); err != nil {
 		t.Fatal(err)
 	}
 	if err := gg.CheckBoard(rows); err != nil {
-		t.Fatalf("GNU Go's board is not the room's: %v\n%s", err, a.body)
+		t.Fatalf("GNU Go's board is not the room's: %v\n%s", err, sgf)
 	}
-	return string(a.body)
+	return string(sgf)
 }
 
 // checkText downloads the room's plain-text record: its header and one
@@ -295,12 +306,8 @@ func (g *wsGame) checkSGF(gg *gtp.Client) string {
 func (g *wsGame) checkText() {
 	t := g.t
 	t.Helper()
-	a := get(t, g.s.URL+"/api/records/"+g.room+"/txt")
-	if a.status != http.StatusOK || a.header.Get("Content-Type") != "text/plain; charset=utf-8" ||
-		a.header.Get("Content-Disposition") != `attachment; filename=tabuleiro-`+g.room+`.txt` {
-		t.Fatalf("GET txt: %d %v %s", a.status, a.header, a.body)
-	}
-	head, body, _ := strings.Cut(string(a.body), "\n\n")
+	txt := g.download("txt", "text/plain; charset=utf-8")
+	head, body, _ := strings.Cut(string(txt), "\n\n")
 	if !strings.HasPrefix(head, "Format: Tabuleiro record 1\n") || !strings.Contains(head, "\nRoom: "+g.room+"\n") ||
 		!strings.Contains(head, "\nStatus: "+g.last.Status+"\n") || !strings.HasSuffix(head, "\nMoves: "+strconv.Itoa(len(g.moves))) {
 		t.Fatalf("txt header:\n%s", head)
@@ -313,27 +320,13 @@ func (g *wsGame) checkText() {
 	}
 }
 
-func startGnuGo(t *testing.T) *gtp.Client {
-	t.Helper()
-	const path = "/usr/games/gnugo" // Debian's gnugo; scripts/test installs it
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("GNU Go is required at %s: %v", path, err)
-	}
-	c, err := gtp.Start(path, "--mode", "gtp", "--level", "0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
 // TestGoRecordsOverHTTP: go games played to the end over the WebSocket
 // protocol (9x9 from setup stones and 19x19 to two passes, one resigned,
 // one lost on time) answer GET /api/records/{room} with what was played,
 // said and seen, position by position; their SGF loads in the real GNU Go
 // to the room's final board; their plain text lists the moves.
 func TestGoRecordsOverHTTP(t *testing.T) {
-	gg := startGnuGo(t)
+	gg := gtptest.Start(t, "--level", "0")
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	const setup = `{"black":["C3","D4","E5","G7"],"white":["C7","D6","F4","G3"],"toMove":"white"}`
@@ -413,7 +406,7 @@ func TestRecordOfALiveRoom(t *testing.T) {
 	if doc.Result != nil || doc.Ended != nil || doc.Seed != nil || doc.Status != "playing" {
 		t.Fatalf("live record: result %v ended %v seed %v status %s", doc.Result, doc.Ended, doc.Seed, doc.Status)
 	}
-	if sgf := g.checkSGF(startGnuGo(t)); strings.Contains(sgf, "RE[") {
+	if sgf := g.checkSGF(gtptest.Start(t, "--level", "0")); strings.Contains(sgf, "RE[") {
 		t.Fatalf("a live game's SGF has a result:\n%s", sgf)
 	}
 	g.checkText()

@@ -57,9 +57,7 @@ func TestRename(t *testing.T) {
 	}
 
 	// Chat from the other tab carries the new name; so does a new seat.
-	a.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human"})
-	room := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	room := humanRoom(a, b, "morris", "3")
 	st := b.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
 	if st.Players[0].Name != "Ana Maria" {
 		t.Errorf("seat 0 is %q, want the new name", st.Players[0].Name)

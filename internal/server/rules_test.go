@@ -213,9 +213,7 @@ func TestDrawOffersOverWebSocket(t *testing.T) {
 	refused(t, a, roomMsg("room.draw.offer", room), "game_over", "over")
 
 	// Go has no draws.
-	a.Send(map[string]any{"type": "room.create", "game": "go", "variant": "9", "opponent": "human"})
-	gr := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": gr, "as": "player"})
+	gr := humanRoom(a, b, "go", "9")
 	b.State(gr, func(m testserver.Msg) bool { return m.Status == "playing" })
 	refused(t, a, roomMsg("room.draw.offer", gr), "bad_request", "has no draws")
 }
@@ -285,9 +283,7 @@ func TestTakebacksOverWebSocket(t *testing.T) {
 	refused(t, a, roomMsg("room.takeback.ask", room), "game_over", "over")
 
 	// No takebacks where both seats move at once.
-	a.Send(map[string]any{"type": "room.create", "game": "2048", "variant": "race", "opponent": "human"})
-	race := a.Wait("room.joined", nil).Room
-	b.Send(map[string]any{"type": "room.join", "room": race, "as": "player"})
+	race := humanRoom(a, b, "2048", "race")
 	rs := b.State(race, func(m testserver.Msg) bool { return m.Status == "playing" })
 	a.Send(map[string]any{"type": "room.move", "room": race, "move": rs.LegalBy["0"][0]})
 	b.State(race, func(m testserver.Msg) bool { return m.LastMove != nil })
@@ -321,15 +317,9 @@ func TestTakebackAgainstABot(t *testing.T) {
 // request, and the clocks a takeback sets back, are what a restarted
 // server shows.
 func TestRulesSurviveARestartWithRedis(t *testing.T) {
-	open := redisStores(t)
-	now := fakeclock.New()
-	s1 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
-	a, b, room, _ := clockedMorris(t, s1, map[string]any{"base": 300, "increment": 3})
-	firstMorrisMoves(t, a, b, room)
-	now.Advance(10 * time.Second)
-	a.Send(map[string]any{"type": "room.move", "room": room, "move": "c3"})
-	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "c3" })
-	now.Advance(20 * time.Second)
+	g := startRestartGame(t)
+	a, b, room := g.a, g.b, g.room
+	g.now.Advance(20 * time.Second)
 	b.Send(map[string]any{"type": "room.move", "room": room, "move": "c1"})
 	st := a.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "c1" })
 	if c, _ := clocksOf(t, st); c["0"] != 293000 || c["1"] != 283000 {
@@ -339,10 +329,7 @@ func TestRulesSurviveARestartWithRedis(t *testing.T) {
 	a.State(room, func(m testserver.Msg) bool { return m.DrawOffer != nil })
 	a.Send(roomMsg("room.takeback.ask", room))
 	a.State(room, func(m testserver.Msg) bool { return m.Takeback != nil })
-	s1.Stop()
-	now.Advance(time.Hour)
-
-	s2 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })
+	s2 := g.restart()
 	a2, b2 := s2.Hello(t, "", a.Token), s2.Hello(t, "", b.Token)
 	got := b2.State(room, nil)
 	if got.DrawOffer == nil || *got.DrawOffer != 0 || got.Takeback == nil || *got.Takeback != (protocol.TakebackAsk{Seat: 0, Plies: 2}) {

@@ -239,25 +239,7 @@ func (c *Client) hold(m Msg) (Msg, bool) {
 		if json.Unmarshal(m.Raw, &p) != nil {
 			return Msg{}, false
 		}
-		st["spectators"] = float64(p.Spectators)
-		if players, ok := st["players"].([]any); ok {
-			for _, h := range p.Players {
-				if h.Seat < 0 || h.Seat >= len(players) {
-					continue
-				}
-				if pl, ok := players[h.Seat].(map[string]any); ok {
-					pl["connected"] = h.Connected
-					delete(pl, "goneSince")
-					delete(pl, "claimableAt")
-					if h.GoneSince != 0 {
-						pl["goneSince"] = float64(h.GoneSince)
-					}
-					if h.ClaimableAt != 0 {
-						pl["claimableAt"] = float64(h.ClaimableAt)
-					}
-				}
-			}
-		}
+		ApplyPresence(st, p)
 		raw, err := json.Marshal(st)
 		if err != nil {
 			return Msg{}, false
@@ -271,6 +253,33 @@ func (c *Client) hold(m Msg) (Msg, bool) {
 		return d, true
 	}
 	return Msg{}, false
+}
+
+// ApplyPresence writes a room.presence into a room.state decoded as
+// generic JSON, as a client does: the spectator count and each listed
+// player's connected, goneSince and claimableAt (the last two removed when
+// zero). Seats the state does not have are passed over.
+func ApplyPresence(st map[string]any, p protocol.RoomPresence) {
+	st["spectators"] = float64(p.Spectators)
+	players, _ := st["players"].([]any)
+	for _, h := range p.Players {
+		if h.Seat < 0 || h.Seat >= len(players) {
+			continue
+		}
+		pl, ok := players[h.Seat].(map[string]any)
+		if !ok {
+			continue
+		}
+		pl["connected"] = h.Connected
+		delete(pl, "goneSince")
+		delete(pl, "claimableAt")
+		if h.GoneSince != 0 {
+			pl["goneSince"] = float64(h.GoneSince)
+		}
+		if h.ClaimableAt != 0 {
+			pl["claimableAt"] = float64(h.ClaimableAt)
+		}
+	}
 }
 
 // held is a room's last room.state and the room.patch frames since.
@@ -418,22 +427,22 @@ func (s *Server) PostJSON(t testing.TB, path string, v any, out any) int {
 	t.Helper()
 	b, _ := json.Marshal(v)
 	resp, err := http.Post(s.URL+path, "application/json", bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			t.Fatalf("decode %s answer: %v", path, err)
-		}
-	}
-	return resp.StatusCode
+	return jsonAnswer(t, path, resp, err, out)
 }
 
-// GetJSON gets path and decodes the answer into out.
+// GetJSON gets path and decodes the answer into out; it returns the status
+// code.
 func (s *Server) GetJSON(t testing.TB, path string, out any) int {
 	t.Helper()
 	resp, err := http.Get(s.URL + path)
+	return jsonAnswer(t, path, resp, err, out)
+}
+
+// jsonAnswer fails the test when the request for path failed (err), else
+// decodes the answer into out (unless out is nil) and returns its status
+// code.
+func jsonAnswer(t testing.TB, path string, resp *http.Response, err error, out any) int {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
