@@ -15,7 +15,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
@@ -536,11 +535,13 @@ func (h *Hub) countErr(c protocol.Code) {
 	}
 }
 
-// NewToken returns a 128-bit secret token and its SHA-256 hash.
+// NewToken returns a 128-bit secret token and its SHA-256 hash. The token
+// is hexadecimal: a bot's token goes on command lines (docs/bots-api.md),
+// where a base64url token, starting with "-" once in 64, read as an option.
 func NewToken() (token, hash string) {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	token = base64.RawURLEncoding.EncodeToString(b[:])
+	token = hex.EncodeToString(b[:])
 	return token, HashToken(token)
 }
 

@@ -3,6 +3,7 @@ package hub
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gorilla/websocket"
@@ -87,6 +88,12 @@ func TestTokensAreRandomAndHashed(t *testing.T) {
 	b, _ := NewToken()
 	if a == b || len(a) < 22 || ha == a || ha != HashToken(a) || len(ha) != 64 {
 		t.Fatalf("tokens %q %q hash %q", a, b, ha)
+	}
+	// A token is given on command lines: none may read as an option.
+	for range 1000 {
+		if tok, _ := NewToken(); strings.Trim(tok, "0123456789abcdef") != "" {
+			t.Fatalf("token %q is not lowercase hexadecimal", tok)
+		}
 	}
 }
 

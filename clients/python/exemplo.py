@@ -4,7 +4,7 @@
 An example bot. Run it with its token (from POST /api/bots, or `--registra`
 with your player's token):
 
-    python3 exemplo.py --servidor http://localhost:8080 --token <the bot's token>
+    python3 exemplo.py --servidor http://localhost:8080 --token=<the bot's token>
 
 It plays every game its account is seated in: challenge it from the lobby,
 or enter it in a tournament. Change escolhe_jogada to your own strategy.
