@@ -289,7 +289,9 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
-	release, perr := h.reserveRoom(ctx, c, "")
+	// The room's id is chosen here, so that the reservation names it.
+	id := rooms.NewID()
+	release, perr := h.reserveRoom(ctx, c, id)
 	if perr != nil {
 		return perr
 	}
@@ -326,7 +328,7 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr != nil {
 		return perr
 	}
-	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
+	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
 		Watch: m.Watch, Clock: tc, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
 	me := rooms.Seat{PlayerID: c.playerID, Name: c.PlayerName()}
 	switch {

@@ -152,7 +152,7 @@ type Hub struct {
 	watchers map[*conn]struct{}
 	queues   map[QueueKey][]*conn
 	byID     map[uint64]*conn
-	creating map[string]int // rooms being made for each player (reserveRoom)
+	creating map[string]map[string]int // player -> ids of the rooms being made or joined for it (reserveRoom)
 
 	// members: which connection is in which room (members.go).
 	members *membership
@@ -203,7 +203,7 @@ func New(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]int{},
+		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]map[string]int{},
 		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	// Memory per connection: clients send small messages (a move or a hello
 	// is under 200 bytes), so a 256-byte read buffer serves (gorilla's floor

@@ -18,21 +18,31 @@ const DefaultMaxPlayerRooms = 20
 // player of a room the player does not hold yet) when the player holds
 // Config.MaxPlayerRooms already, counting every connection of the player
 // together: the store's list of the player's unfinished rooms (all nodes)
-// plus the rooms this node is creating for the player now. room is the
-// room joined, "" for a new one. The caller calls release once the room is
-// created or refused.
+// and the rooms this node is creating for the player now, by id, so that a
+// room already saved and still being created counts once (its creator's
+// other connection may ask again as soon as it has seen the room). room is
+// the id of the room joined or created, "" for a check that reserves
+// nothing. The caller calls release once the room is made or refused.
 func (h *Hub) reserveRoom(ctx context.Context, c *conn, room string) (release func(), perr *protocol.Error) {
-	limit := h.cfg.MaxPlayerRooms
-	h.mu.Lock()
-	pending := h.creating[c.playerID]
-	h.creating[c.playerID] = pending + 1
-	h.mu.Unlock()
-	release = func() {
+	release = func() {}
+	if room != "" {
 		h.mu.Lock()
-		if h.creating[c.playerID]--; h.creating[c.playerID] <= 0 {
-			delete(h.creating, c.playerID)
+		if h.creating[c.playerID] == nil {
+			h.creating[c.playerID] = map[string]int{}
 		}
+		h.creating[c.playerID][room]++
 		h.mu.Unlock()
+		release = func() {
+			h.mu.Lock()
+			made := h.creating[c.playerID]
+			if made[room]--; made[room] <= 0 {
+				delete(made, room)
+			}
+			if len(made) == 0 {
+				delete(h.creating, c.playerID)
+			}
+			h.mu.Unlock()
+		}
 	}
 	ids, err := h.cfg.Store.PlayerRooms(ctx, c.playerID)
 	if err != nil {
@@ -43,7 +53,15 @@ func (h *Hub) reserveRoom(ctx context.Context, c *conn, room string) (release fu
 	if room != "" && slices.Contains(ids, room) {
 		return release, nil // held already: no room more
 	}
-	if n := len(ids) + pending; n >= limit {
+	n := len(ids)
+	h.mu.Lock()
+	for id := range h.creating[c.playerID] {
+		if id != room && !slices.Contains(ids, id) {
+			n++
+		}
+	}
+	h.mu.Unlock()
+	if n >= h.cfg.MaxPlayerRooms {
 		release()
 		return nil, protocol.Errorf(protocol.CodeBadRequest,
 			"you have %d unfinished games, the most a player may have: finish, resign or leave one first", n)
