@@ -15,6 +15,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -173,6 +174,19 @@ type Leases interface {
 	// LeaseHolder returns the node holding the room's lease and its epoch,
 	// or ErrNotFound when the lease is free or expired.
 	LeaseHolder(ctx context.Context, room string) (node string, epoch int64, err error)
+}
+
+// CheckLease is the argument check both stores' AcquireLease and
+// RenewLease make: non-empty room and node ids and a ttl of at least a
+// millisecond (the precision of the stores' expiry).
+func CheckLease(room, node string, ttl time.Duration) error {
+	if room == "" || node == "" {
+		return fmt.Errorf("lease of room %q for node %q: empty id", room, node)
+	}
+	if ttl < time.Millisecond {
+		return fmt.Errorf("lease of room %s: ttl %v is under a millisecond", room, ttl)
+	}
+	return nil
 }
 
 // Player is a guest identity.

@@ -429,22 +429,12 @@ func (s *Store) epochLocked(id string) int64 {
 	return 0
 }
 
-func leaseArgs(room, node string, ttl time.Duration) error {
-	if room == "" || node == "" {
-		return fmt.Errorf("lease of room %q for node %q: empty id", room, node)
-	}
-	if ttl < time.Millisecond {
-		return fmt.Errorf("lease of room %s: ttl %v is under a millisecond", room, ttl)
-	}
-	return nil
-}
-
 // AcquireLease implements store.Leases.
 func (s *Store) AcquireLease(ctx context.Context, room, node string, ttl time.Duration) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("acquire lease of room %s: %w", room, err)
 	}
-	if err := leaseArgs(room, node, ttl); err != nil {
+	if err := store.CheckLease(room, node, ttl); err != nil {
 		return 0, err
 	}
 	now := s.now()
@@ -472,7 +462,7 @@ func (s *Store) RenewLease(ctx context.Context, room, node string, epoch int64, 
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("renew lease of room %s: %w", room, err)
 	}
-	if err := leaseArgs(room, node, ttl); err != nil {
+	if err := store.CheckLease(room, node, ttl); err != nil {
 		return err
 	}
 	now := s.now()

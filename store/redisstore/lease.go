@@ -54,19 +54,9 @@ redis.call('DEL', KEYS[1])
 return 1
 `)
 
-func leaseArgs(room, node string, ttl time.Duration) error {
-	if room == "" || node == "" {
-		return fmt.Errorf("lease of room %q for node %q: empty id", room, node)
-	}
-	if ttl < time.Millisecond {
-		return fmt.Errorf("lease of room %s: ttl %v is under a millisecond", room, ttl)
-	}
-	return nil
-}
-
 // AcquireLease implements store.Leases in one round trip.
 func (s *Store) AcquireLease(ctx context.Context, room, node string, ttl time.Duration) (int64, error) {
-	if err := leaseArgs(room, node, ttl); err != nil {
+	if err := store.CheckLease(room, node, ttl); err != nil {
 		return 0, err
 	}
 	res, err := acquireScript.Run(ctx, s.c, []string{s.LeaseKey(room), s.EpochKey(room)}, node, ttl.Milliseconds()).Slice()
@@ -89,7 +79,7 @@ func (s *Store) AcquireLease(ctx context.Context, room, node string, ttl time.Du
 
 // RenewLease implements store.Leases in one round trip.
 func (s *Store) RenewLease(ctx context.Context, room, node string, epoch int64, ttl time.Duration) error {
-	if err := leaseArgs(room, node, ttl); err != nil {
+	if err := store.CheckLease(room, node, ttl); err != nil {
 		return err
 	}
 	ok, err := renewScript.Run(ctx, s.c, []string{s.LeaseKey(room), s.EpochKey(room)}, node, epoch, ttl.Milliseconds()).Int()

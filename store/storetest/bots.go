@@ -14,10 +14,7 @@ import (
 // another's, and that a bot's identity is found by its token under its bot
 // id (a player saved with an id that is not PlayerID).
 func testBots(t *testing.T, s store.Store) {
-	b, ok := s.(store.Bots)
-	if !ok {
-		t.Fatalf("%T does not implement store.Bots", s)
-	}
+	b := as[store.Bots](t, s)
 	ctx := ctxT(t)
 	const max = 3
 	for i := range max {
@@ -68,10 +65,7 @@ func testBots(t *testing.T, s store.Store) {
 // entrants while they are offline), nothing for an unknown id, and a
 // refusal past MaxNameLookups.
 func testPlayerNames(t *testing.T, s store.Store) {
-	pn, ok := s.(store.PlayerNames)
-	if !ok {
-		t.Fatalf("%T does not implement store.PlayerNames", s)
-	}
+	pn := as[store.PlayerNames](t, s)
 	ctx := ctxT(t)
 	ana := store.Player{ID: store.PlayerID("hash-ana"), Name: "Ana", TokenHash: "hash-ana"}
 	bia := store.Player{ID: store.PlayerID("hash-bia"), Name: "Bia", TokenHash: "hash-bia"}

@@ -9,16 +9,6 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// leases returns s as store.Leases; every store implements both.
-func leases(t *testing.T, s store.Store) store.Leases {
-	t.Helper()
-	l, ok := s.(store.Leases)
-	if !ok {
-		t.Fatalf("%T does not implement store.Leases", s)
-	}
-	return l
-}
-
 func mustAcquire(t *testing.T, l store.Leases, room, node string, ttl time.Duration) int64 {
 	t.Helper()
 	e, err := l.AcquireLease(ctxT(t), room, node, ttl)
@@ -49,7 +39,7 @@ func eventually(t *testing.T, l store.Leases, room, node string, ttl time.Durati
 }
 
 func testLeaseExclusive(t *testing.T, s store.Store) {
-	l := leases(t, s)
+	l := as[store.Leases](t, s)
 	if _, _, err := l.LeaseHolder(ctxT(t), "r"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("LeaseHolder of a free room: %v, want ErrNotFound", err)
 	}
@@ -84,7 +74,7 @@ func testLeaseExclusive(t *testing.T, s store.Store) {
 // A paused owner's lease expires, another node takes the room over with a
 // higher epoch, and the old owner can neither renew, release nor save.
 func testLeaseTakeoverFences(t *testing.T, s store.Store) {
-	l := leases(t, s)
+	l := as[store.Leases](t, s)
 	eA := mustAcquire(t, l, "r", "A", 100*time.Millisecond)
 	orig := store.Room{ID: "r", Seq: 1, Snapshot: []byte("A's move"), Append: bs("a1"), Players: []string{"a", "b"},
 		Live: true, UpdatedAt: t0, Epoch: eA}
@@ -130,7 +120,7 @@ func testLeaseTakeoverFences(t *testing.T, s store.Store) {
 // An owner that renews keeps the room past its first ttl; one whose lease
 // expired with nobody taking over renews it at the same epoch.
 func testLeaseRenew(t *testing.T, s store.Store) {
-	l := leases(t, s)
+	l := as[store.Leases](t, s)
 	e := mustAcquire(t, l, "r", "A", 300*time.Millisecond)
 	if err := l.RenewLease(ctxT(t), "r", "A", e, time.Minute); err != nil {
 		t.Fatal(err)
@@ -167,7 +157,7 @@ func testLeaseRenew(t *testing.T, s store.Store) {
 
 // A released room is free at once, and the next owner's epoch is higher.
 func testLeaseRelease(t *testing.T, s store.Store) {
-	l := leases(t, s)
+	l := as[store.Leases](t, s)
 	e := mustAcquire(t, l, "r", "A", time.Minute)
 	if err := l.ReleaseLease(ctxT(t), "r", "B", e); !errors.Is(err, store.ErrFenced) {
 		t.Errorf("B releasing A's lease: %v, want ErrFenced", err)

@@ -127,7 +127,7 @@ func testLogOnlyStaleChangesNothing(t *testing.T, s store.Store) {
 // A log-only save at an epoch that is no longer the room's is refused like
 // a snapshot save, even when it extends the stored seq.
 func testLogOnlyFenced(t *testing.T, s store.Store) {
-	l := leases(t, s)
+	l := as[store.Leases](t, s)
 	eA := mustAcquire(t, l, "r", "A", 100*time.Millisecond)
 	mustSave(t, s, store.Room{ID: "r", Seq: 1, Snapshot: []byte("A's room"), Append: bs("a1"), Live: true, UpdatedAt: t0, Epoch: eA})
 	mustSave(t, s, store.Room{ID: "r", Seq: 2, LogOnly: true, Prev: 1, Append: bs("a2"), Live: true, UpdatedAt: t0, Epoch: eA})

@@ -8,17 +8,8 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-func matcher(t *testing.T, s store.Store) store.Matcher {
-	t.Helper()
-	m, ok := s.(store.Matcher)
-	if !ok {
-		t.Fatalf("%T does not implement store.Matcher", s)
-	}
-	return m
-}
-
 func testMatchPairs(t *testing.T, s store.Store) {
-	m, ctx := matcher(t, s), ctxT(t)
+	m, ctx := as[store.Matcher](t, s), ctxT(t)
 	a := store.MatchEntry{Player: "pa", Name: "ana", Node: "n1", Conn: 1}
 	a2 := store.MatchEntry{Player: "pa", Name: "ana", Node: "n2", Conn: 9}
 	b := store.MatchEntry{Player: "pb", Name: "bia", Node: "n2", Conn: 2}
@@ -57,7 +48,7 @@ func testMatchPairs(t *testing.T, s store.Store) {
 // testMatchConcurrent: many players at once; every one is paired exactly
 // once or still waiting, never taken twice.
 func testMatchConcurrent(t *testing.T, s store.Store) {
-	m, ctx := matcher(t, s), ctxT(t)
+	m, ctx := as[store.Matcher](t, s), ctxT(t)
 	const n = 40
 	var (
 		mu    sync.Mutex

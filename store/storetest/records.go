@@ -150,10 +150,7 @@ func testRecordExpire(t *testing.T, s store.Records) {
 }
 
 func testRecordAnalysis(t *testing.T, s store.Records) {
-	a, ok := s.(store.RecordAnalyses)
-	if !ok {
-		t.Fatal("the records store keeps no analyses")
-	}
+	a := as[store.RecordAnalyses](t, s)
 	mustPut(t, s, store.RecordEntry{Room: "r", Data: []byte("rec"), Ended: recT0})
 	if _, err := a.Analysis(ctxT(t), "r"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Analysis before any = %v, want ErrNotFound", err)

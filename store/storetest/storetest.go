@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -110,6 +111,17 @@ func Run(t *testing.T, newStore Factory) {
 }
 
 var t0 = time.Date(2026, 11, 23, 10, 0, 0, 123456000, time.UTC)
+
+// as returns s as the optional interface T (store.Leases, store.Matcher…),
+// and fails the test when s does not implement it.
+func as[T any](t *testing.T, s any) T {
+	t.Helper()
+	v, ok := s.(T)
+	if !ok {
+		t.Fatalf("%T does not implement %v", s, reflect.TypeFor[T]())
+	}
+	return v
+}
 
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
