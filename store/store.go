@@ -19,8 +19,12 @@ import (
 	"time"
 )
 
-// Defaults of the expiry of what is not finished (the stores' options).
+// Defaults of the stores' expiry options (memstore's and redisstore's
+// WithRetention, WithIdleRoomTTL and WithGuestTTL).
 const (
+	// DefaultRetention is how long a finished room (snapshot and log) is
+	// kept after its last save.
+	DefaultRetention = 7 * 24 * time.Hour
 	// DefaultGuestTTL is how long a guest identity lives after its last
 	// use: its hello, or a save of an unfinished room it is seated in.
 	DefaultGuestTTL = 30 * 24 * time.Hour

@@ -136,7 +136,7 @@ func main() {
 	flag.StringVar(&o.prefix, "prefix", env("TABULEIRO_PREFIX", "tabuleiro:"), "Redis key prefix (env TABULEIRO_PREFIX)")
 	logLevel := flag.String("log-level", env("TABULEIRO_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env TABULEIRO_LOG_LEVEL)")
 	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
-	flag.DurationVar(&o.retention, "retention", envDuration("TABULEIRO_RETENTION", redisstore.DefaultRetention), "how long a finished game (its snapshot and move log) is kept in the store (env TABULEIRO_RETENTION)")
+	flag.DurationVar(&o.retention, "retention", envDuration("TABULEIRO_RETENTION", store.DefaultRetention), "how long a finished game (its snapshot and move log) is kept in the store (env TABULEIRO_RETENTION)")
 	flag.DurationVar(&o.recordRetention, "record-retention", envDuration("TABULEIRO_RECORD_RETENTION", store.DefaultRecordRetention), "how long a finished game's record (docs/records.md) is kept after it was written, apart from its room and much longer (env TABULEIRO_RECORD_RETENTION)")
 	flag.DurationVar(&o.abortAfter, "abort-after", envDuration("TABULEIRO_ABORT_AFTER", rooms.DefaultAbortAfter), "in a game with a clock, how long each side has for its first move, which its clock does not time, before the game is aborted with no result (env TABULEIRO_ABORT_AFTER)")
 	flag.DurationVar(&o.guestTTL, "guest-ttl", envDuration("TABULEIRO_GUEST_TTL", store.DefaultGuestTTL), "how long a guest identity is kept after its last hello or the last save of an unfinished game it plays; at least -idle-room-ttl (env TABULEIRO_GUEST_TTL)")

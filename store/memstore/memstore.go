@@ -20,15 +20,11 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// DefaultRetention is how long a finished room is kept when WithRetention is
-// not given.
-const DefaultRetention = 7 * 24 * time.Hour
-
 // Option configures a Store.
 type Option func(*Store)
 
 // WithRetention sets how long a finished room (snapshot and log) is kept
-// after its last save. It must be positive.
+// after its last save; default store.DefaultRetention. It must be positive.
 func WithRetention(d time.Duration) Option {
 	return func(s *Store) {
 		if d > 0 {
@@ -118,7 +114,7 @@ var (
 // New returns an empty store.
 func New(opts ...Option) *Store {
 	s := &Store{
-		retention: DefaultRetention,
+		retention: store.DefaultRetention,
 		roomTTL:   store.DefaultIdleRoomTTL,
 		guestTTL:  store.DefaultGuestTTL,
 		now:       time.Now,

@@ -72,7 +72,7 @@ func TestDefaultRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := s.LoadRoom(ctx, "r"); err != nil {
-		t.Fatalf("a finished room under the default retention (%v) is gone: %v", memstore.DefaultRetention, err)
+		t.Fatalf("a finished room under the default retention (%v) is gone: %v", store.DefaultRetention, err)
 	}
 }
 

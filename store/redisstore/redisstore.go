@@ -46,16 +46,12 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// DefaultRetention is how long a finished room is kept when WithRetention is
-// not given.
-const DefaultRetention = 7 * 24 * time.Hour
-
 // Option configures a Store.
 type Option func(*Store)
 
 // WithRetention sets how long a finished room (snapshot and log) is kept
-// after its last save (a PEXPIRE on both keys). It must be at least a
-// millisecond.
+// after its last save (a PEXPIRE on both keys); default
+// store.DefaultRetention. It must be at least a millisecond.
 func WithRetention(d time.Duration) Option {
 	return func(s *Store) {
 		if d >= time.Millisecond {
@@ -202,7 +198,7 @@ func NewFromClient(c redis.UniversalClient, prefix string, opts ...Option) (*Sto
 	if strings.ContainsAny(prefix, "{}") {
 		return nil, fmt.Errorf("redis store: prefix %q contains a brace, which would break the rooms' hash tags", prefix)
 	}
-	s := &Store{c: c, prefix: prefix, retention: DefaultRetention, roomTTL: store.DefaultIdleRoomTTL, guestTTL: store.DefaultGuestTTL}
+	s := &Store{c: c, prefix: prefix, retention: store.DefaultRetention, roomTTL: store.DefaultIdleRoomTTL, guestTTL: store.DefaultGuestTTL}
 	for _, o := range opts {
 		o(s)
 	}

@@ -23,11 +23,19 @@ func ttlOptions(ttl storetest.TTLs) []redisstore.Option {
 		redisstore.WithGuestTTL(ttl.Guest)}
 }
 
+// newStore opens a store on the Redis at addr under a prefix that is
+// deleted when the test ends.
 func newStore(t testing.TB, addr string, opts ...redisstore.Option) *redisstore.Store {
+	t.Helper()
+	return open(t, "redis://"+addr, redistest.Prefix(t, addr), opts...)
+}
+
+// open opens a store on url (one of New's forms) under prefix.
+func open(t testing.TB, url, prefix string, opts ...redisstore.Option) *redisstore.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := redisstore.New(ctx, "redis://"+addr, redistest.Prefix(t, addr), opts...)
+	s, err := redisstore.New(ctx, url, prefix, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,8 +188,8 @@ func TestRoomTTLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []string{s.RoomKey("r"), s.LogKey("r")} {
-		if ttl := c.PTTL(ctx, k).Val(); ttl <= redisstore.DefaultRetention-time.Minute || ttl > redisstore.DefaultRetention {
-			t.Fatalf("finished room: PTTL %s = %v, want about %v", k, ttl, redisstore.DefaultRetention)
+		if ttl := c.PTTL(ctx, k).Val(); ttl <= store.DefaultRetention-time.Minute || ttl > store.DefaultRetention {
+			t.Fatalf("finished room: PTTL %s = %v, want about %v", k, ttl, store.DefaultRetention)
 		}
 	}
 }

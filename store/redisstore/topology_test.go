@@ -22,13 +22,7 @@ var prefixes atomic.Int64
 // openURL opens a store on one of New's URL forms under a prefix of its own.
 func openURL(t *testing.T, url string, opts ...redisstore.Option) *redisstore.Store {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	s, err := redisstore.New(ctx, url, fmt.Sprintf("t%d:", prefixes.Add(1)), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return open(t, url, fmt.Sprintf("t%d:", prefixes.Add(1)), opts...)
 }
 
 // The conformance suite on a three-master Cluster: every save script touches
