@@ -166,6 +166,16 @@ export async function takeSeat(p, name) {
   await p.page.locator('.player .tag.you').waitFor();
 }
 
+// seatTwo has Alice create a room of game (createRoom's opts) and Bob take
+// the other seat through its link.
+export async function seatTwo(browser, base, game, opts) {
+  const alice = await person(browser, base, 'Alice');
+  const room = await createRoom(alice, game, opts);
+  const bob = await person(browser, base, 'Bob', { path: `/r/${room}` });
+  await takeSeat(bob);
+  return { alice, bob, room };
+}
+
 export const seqOf = async (page) => Number(await page.locator('.board-host').getAttribute('data-seq'));
 export const statusOf = async (page) => page.locator('.board-host').getAttribute('data-status');
 export const moveCount = (page) => page.locator('.moves .mv[data-ply]').count();
@@ -207,6 +217,21 @@ export async function act(p, watchers, doIt) {
   assert.equal(said, '', `${p.name}'s page complained after a good move: ${said}`);
   for (const w of watchers) await waitFor(async () => (await seqOf(w.page)) >= after, `${w.name} to see seq ${after}`);
   return after;
+}
+
+// playMoves plays moves in turn between people, each seen by all of them: a
+// cell ('E5'), 'pass', or a piece's step as its two cells ('a3a2', morris).
+export async function playMoves(people, moves) {
+  for (const mv of moves) {
+    const p = await whoseTurn(people);
+    await act(p, people.filter((x) => x !== p), async (pg) => {
+      if (mv === 'pass') return pg.getByRole('button', { name: 'Pass', exact: true }).click();
+      const step = /^([a-z]\d)([a-z]\d)$/.exec(mv);
+      if (!step) return cell(pg, mv).click();
+      await cell(pg, step[1]).click();
+      await cell(pg, step[2]).click();
+    });
+  }
 }
 
 // seen checks that the watcher's move list has n moves, the last being mv.

@@ -4,8 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, act, cell,
-  shoot, waitFor,
+  startServer, launch, person, closeAll, noErrors, createRoom, seatTwo, playMoves, waitStatus, whoseTurn, act,
+  cell, shoot, waitFor,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -13,18 +13,8 @@ before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
 
 test('morris draws its winning line, and its points say so', async () => {
-  const alice = await person(browser, srv.url, 'Alice');
-  const room = await createRoom(alice, 'morris');
-  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
-  await takeSeat(bob);
-  for (const mv of ['c3', 'b3', 'a3', 'c2', 'b2', 'b1', 'a3a2', 'c2c1', 'c3c2']) {
-    const p = await whoseTurn([alice, bob]);
-    await act(p, [alice, bob].filter((x) => x !== p), async (pg) => {
-      if (mv.length === 2) return cell(pg, mv).click();
-      await cell(pg, mv.slice(0, 2)).click();
-      await cell(pg, mv.slice(2)).click();
-    });
-  }
+  const { alice, bob } = await seatTwo(browser, srv.url, 'morris');
+  await playMoves([alice, bob], ['c3', 'b3', 'a3', 'c2', 'b2', 'b1', 'a3a2', 'c2c1', 'c3c2']);
   for (const p of [alice, bob]) {
     await waitStatus(p.page, 'finished');
     await p.page.locator('.wins .win-cell').first().waitFor(); // the rings; the line's own box is flat
@@ -39,16 +29,8 @@ test('morris draws its winning line, and its points say so', async () => {
 
 test('go shows each side\'s area on the board at the end; orbito draws its winning line', async () => {
   // Go: black builds a wall on the E file, then both pass.
-  const alice = await person(browser, srv.url, 'Alice');
-  const room = await createRoom(alice, 'go', { variant: '9' });
-  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
-  await takeSeat(bob);
-  const seq = ['E1', 'F1', 'E2', 'F2', 'E3', 'F3', 'E4', 'F4', 'E5', 'F5', 'E6', 'F6', 'E7', 'F7', 'E8', 'F8', 'E9', 'F9', 'pass', 'pass'];
-  for (const mv of seq) {
-    const p = await whoseTurn([alice, bob]);
-    await act(p, [alice, bob].filter((x) => x !== p), (pg) =>
-      mv === 'pass' ? pg.getByRole('button', { name: 'Pass', exact: true }).click() : cell(pg, mv).click());
-  }
+  const { alice, bob } = await seatTwo(browser, srv.url, 'go', { variant: '9' });
+  await playMoves([alice, bob], ['E1', 'F1', 'E2', 'F2', 'E3', 'F3', 'E4', 'F4', 'E5', 'F5', 'E6', 'F6', 'E7', 'F7', 'E8', 'F8', 'E9', 'F9', 'pass', 'pass']);
   for (const p of [alice, bob]) await waitStatus(p.page, 'finished');
   await waitFor(async () => (await bob.page.locator('.go .area').count()) > 0, 'the area squares');
   assert.match(await cell(bob.page, 'A5').getAttribute('aria-label'), /black's area/);

@@ -5,8 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, act, cell,
-  shoot, PHONE,
+  startServer, launch, person, closeAll, noErrors, seatTwo, playMoves, waitStatus, shoot, PHONE,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -14,15 +13,9 @@ before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
 
 test('My games lists a finished go game; its page replays it, downloads its SGF and shows the analysis graph', async () => {
-  const alice = await person(browser, srv.url, 'Alice');
-  const room = await createRoom(alice, 'go', { variant: '9' });
-  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
-  await takeSeat(bob);
+  const { alice, bob, room } = await seatTwo(browser, srv.url, 'go', { variant: '9' });
   const MOVES = ['E5', 'D4', 'C3'];
-  for (const mv of MOVES) {
-    const p = await whoseTurn([alice, bob]);
-    await act(p, [alice, bob].filter((x) => x !== p), (pg) => cell(pg, mv).click());
-  }
+  await playMoves([alice, bob], MOVES);
   // Bob resigns (the button asks to be sure).
   await bob.page.getByRole('button', { name: 'Resign', exact: true }).click();
   await bob.page.getByRole('button', { name: 'Really resign?' }).click();

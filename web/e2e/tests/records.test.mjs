@@ -5,8 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, act, cell,
-  seen, shoot, PHONE,
+  startServer, launch, person, closeAll, noErrors, seatTwo, playMoves, waitStatus, cell, seen, shoot, PHONE,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -16,15 +15,7 @@ after(async () => { await browser?.close(); await srv?.stop(); });
 const MORRIS = ['c3', 'b3', 'a3', 'c2', 'b2', 'b1', 'a3a2', 'c2c1', 'c3c2'];
 
 async function morrisGame(alice, bob) {
-  for (let i = 0; i < MORRIS.length; i++) {
-    const p = await whoseTurn([alice, bob]);
-    const mv = MORRIS[i];
-    await act(p, [alice, bob].filter((x) => x !== p), async (pg) => {
-      if (mv.length === 2) return cell(pg, mv).click();
-      await cell(pg, mv.slice(0, 2)).click();
-      await cell(pg, mv.slice(2)).click();
-    });
-  }
+  await playMoves([alice, bob], MORRIS);
   for (const p of [alice, bob]) await waitStatus(p.page, 'finished');
 }
 
@@ -34,10 +25,7 @@ async function say(p, text) {
 }
 
 test('a late visitor to a finished game replays it whole and reads its chat; the rematch keeps the chat', async () => {
-  const alice = await person(browser, srv.url, 'Alice');
-  const room = await createRoom(alice, 'morris');
-  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
-  await takeSeat(bob);
+  const { alice, bob, room } = await seatTwo(browser, srv.url, 'morris');
   await say(alice, 'boa sorte');
   await bob.page.locator('.chat-list li', { hasText: 'boa sorte' }).waitFor();
   await morrisGame(alice, bob);

@@ -7,8 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, act, cell,
-  setLang, sleep, assertContrast, PHONE, DESKTOP, SHOTS,
+  startServer, launch, closeAll, noErrors, seatTwo, playMoves, waitStatus, setLang, sleep, assertContrast, PHONE,
+  DESKTOP, SHOTS,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
 import { join } from 'node:path';
@@ -17,14 +17,6 @@ import { mkdirSync } from 'node:fs';
 let srv, browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
-
-// play plays moves in turn between two people (a move a cell, or 'pass').
-async function play(people, moves) {
-  for (const mv of moves) {
-    const p = await whoseTurn(people);
-    await act(p, people.filter((x) => x !== p), (pg) => (mv === 'pass' ? pg.getByRole('button', { name: 'Pass', exact: true }).click() : cell(pg, mv).click()));
-  }
-}
 
 async function snap(page, name) {
   mkdirSync(SHOTS, { recursive: true });
@@ -35,14 +27,11 @@ const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
 const WORDS = { pt: { mistake: 'Erro', worst: 'Maior queda' }, en: { mistake: 'Mistake', worst: 'Biggest drop' } };
 
 test('morris: the move that threw the draw away is marked "?" on the move list, in both languages and sizes', async () => {
-  const alice = await person(browser, srv.url, 'Alice');
-  const room = await createRoom(alice, 'morris', { variant: '3' });
-  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
-  await takeSeat(bob);
+  const { alice, bob, room } = await seatTwo(browser, srv.url, 'morris', { variant: '3' });
   // O's b2 leaves a3 open: the solved table's draw becomes a loss (a "?"),
   // and X completes the column.
   const MOVES = ['a1', 'c3', 'a2', 'b2', 'a3'];
-  await play([alice, bob], MOVES);
+  await playMoves([alice, bob], MOVES);
   for (const p of [alice, bob]) await waitStatus(p.page, 'finished');
 
   await alice.page.goto(`${srv.url}/g/${room}`);
@@ -95,13 +84,10 @@ test('morris: the move that threw the draw away is marked "?" on the move list, 
 });
 
 test('go: the biggest drop in chance of winning is marked on the graph and the move list and named', async () => {
-  const alice = await person(browser, srv.url, 'Alice');
-  const room = await createRoom(alice, 'go', { variant: '9' });
-  const bob = await person(browser, srv.url, 'Bob', { path: `/r/${room}` });
-  await takeSeat(bob);
+  const { alice, bob, room } = await seatTwo(browser, srv.url, 'go', { variant: '9' });
   // White passes at once: its chance of winning falls.
   const MOVES = ['E5', 'pass', 'C3'];
-  await play([alice, bob], MOVES);
+  await playMoves([alice, bob], MOVES);
   await bob.page.getByRole('button', { name: 'Resign', exact: true }).click();
   await bob.page.getByRole('button', { name: 'Really resign?' }).click();
   for (const p of [alice, bob]) await waitStatus(p.page, 'finished');
