@@ -45,48 +45,30 @@ func env(name, def string) string {
 	return def
 }
 
-func envInt(name string, def int) int {
+// envParsed returns the environment variable name read by parse, or def
+// when it is not set. A value parse refuses stops the process (exit 2),
+// saying which variable is not what (a number, a boolean…).
+func envParsed[T any](name string, def T, what string, parse func(string) (T, error)) T {
 	if v, ok := os.LookupEnv(name); ok {
-		if n, err := strconv.Atoi(v); err == nil {
-			return n
+		if x, err := parse(v); err == nil {
+			return x
 		}
-		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a number\n", name, v)
+		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a %s\n", name, v, what)
 		os.Exit(2)
 	}
 	return def
 }
 
-func envBool(name string, def bool) bool {
-	if v, ok := os.LookupEnv(name); ok {
-		if b, err := strconv.ParseBool(v); err == nil {
-			return b
-		}
-		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a boolean\n", name, v)
-		os.Exit(2)
-	}
-	return def
-}
+func envInt(name string, def int) int { return envParsed(name, def, "number", strconv.Atoi) }
+
+func envBool(name string, def bool) bool { return envParsed(name, def, "boolean", strconv.ParseBool) }
 
 func envFloat(name string, def float64) float64 {
-	if v, ok := os.LookupEnv(name); ok {
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			return f
-		}
-		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a number\n", name, v)
-		os.Exit(2)
-	}
-	return def
+	return envParsed(name, def, "number", func(v string) (float64, error) { return strconv.ParseFloat(v, 64) })
 }
 
 func envDuration(name string, def time.Duration) time.Duration {
-	if v, ok := os.LookupEnv(name); ok {
-		if d, err := time.ParseDuration(v); err == nil {
-			return d
-		}
-		fmt.Fprintf(os.Stderr, "lobby: %s=%q is not a duration\n", name, v)
-		os.Exit(2)
-	}
-	return def
+	return envParsed(name, def, "duration", time.ParseDuration)
 }
 
 // options are the service's settings, from flags and environment.
