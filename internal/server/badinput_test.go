@@ -17,17 +17,25 @@ import (
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
-// flakyStore fails SaveRoom while fail is set.
+// flakyStore fails SaveRoom while failRooms is set and SavePlayer while
+// failPlayers is set.
 type flakyStore struct {
 	store.Store
-	fail atomic.Bool
+	failRooms, failPlayers atomic.Bool
 }
 
 func (f *flakyStore) SaveRoom(ctx context.Context, r store.Room) error {
-	if f.fail.Load() {
+	if f.failRooms.Load() {
 		return errors.New("disk on fire")
 	}
 	return f.Store.SaveRoom(ctx, r)
+}
+
+func (f *flakyStore) SavePlayer(ctx context.Context, p store.Player) error {
+	if f.failPlayers.Load() {
+		return errors.New("disk on fire")
+	}
+	return f.Store.SavePlayer(ctx, p)
 }
 
 // morrisRoom starts a morris room between a (seat 0) and b (seat 1) with a
@@ -88,12 +96,12 @@ func TestBadInputErrorCodes(t *testing.T) {
 	// too_large: a chat line over the limit.
 	expect(a, "too_large", map[string]any{"type": "room.chat", "room": room, "text": strings.Repeat("é", 501)})
 	// internal: the store fails; the move is rolled back and not broadcast.
-	fs.fail.Store(true)
+	fs.failRooms.Store(true)
 	e := expect(a, "internal", map[string]any{"type": "room.move", "room": room, "move": "a1"})
 	if e.Message != "could not save the move, try again" {
 		t.Errorf("internal message %q", e.Message)
 	}
-	fs.fail.Store(false)
+	fs.failRooms.Store(false)
 
 	// Nothing changed: no state was broadcast, and a re-join shows the same seq and board.
 	for _, who := range []*testserver.Client{a, b, sp} {

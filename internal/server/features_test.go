@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -192,24 +191,13 @@ func TestHTTPEndpoints(t *testing.T) {
 	if code := s.GetJSON(t, "/metrics", nil); code != http.StatusNotFound {
 		t.Errorf("/metrics on the public listener: %d, want 404 (it has a listener of its own)", code)
 	}
-	body := getText(t, s.MetricsURL)
+	body := string(get(t, s.MetricsURL).body)
 	for _, want := range []string{"tabuleiro_connections 1", `tabuleiro_rooms{game="2048",status="playing"} 1`,
 		`tabuleiro_errors_total{code="illegal_move"} 1`, "tabuleiro_broadcast_seconds_count"} {
 		if !contains(body, want) {
 			t.Errorf("/metrics lacks %q", want)
 		}
 	}
-}
-
-func getText(t *testing.T, url string) string {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }

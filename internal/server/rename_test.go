@@ -1,29 +1,12 @@
 package server_test
 
 import (
-	"context"
-	"errors"
-	"sync/atomic"
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testserver"
-	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
-
-// playerStore fails SavePlayer while fail is set.
-type playerStore struct {
-	store.Store
-	fail atomic.Bool
-}
-
-func (f *playerStore) SavePlayer(ctx context.Context, p store.Player) error {
-	if f.fail.Load() {
-		return errors.New("disk on fire")
-	}
-	return f.Store.SavePlayer(ctx, p)
-}
 
 // TestRename: a guest named by the server renames itself; the answer carries
 // the player as welcome does, every connection of the player (two tabs)
@@ -31,7 +14,7 @@ func (f *playerStore) SavePlayer(ctx context.Context, p store.Player) error {
 // a later hello with the token (no name) is welcomed with it. A name that is
 // empty once cleaned, and a store that cannot save, change nothing.
 func TestRename(t *testing.T) {
-	fs := &playerStore{Store: memstore.New()}
+	fs := &flakyStore{Store: memstore.New()}
 	s := testserver.Start(t, func(c *server.Config) { c.Store = fs })
 	a := s.Hello(t, "", "")
 	guest := a.Player.Name
@@ -45,10 +28,10 @@ func TestRename(t *testing.T) {
 		a.Send(map[string]any{"type": "player.rename", "id": 1, "name": bad})
 		a.WaitError("bad_request")
 	}
-	fs.fail.Store(true)
+	fs.failPlayers.Store(true)
 	a.Send(map[string]any{"type": "player.rename", "id": 2, "name": "never"})
 	a.WaitError("internal")
-	fs.fail.Store(false)
+	fs.failPlayers.Store(false)
 
 	a.Send(map[string]any{"type": "player.rename", "id": 3, "name": "  Ana\u0007 Maria  "})
 	m := a.Wait("player.renamed", nil)

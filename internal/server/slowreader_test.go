@@ -67,7 +67,7 @@ func TestSpectatorThatNeverReadsIsDropped(t *testing.T) {
 	players := map[int]*testserver.Client{0: a, 1: b}
 	rng := rand.New(rand.NewPCG(18, 3))
 	dropped := func() bool {
-		return strings.Contains(getText(t, s.MetricsURL), "tabuleiro_slow_clients_dropped_total 1")
+		return strings.Contains(string(get(t, s.MetricsURL).body), "tabuleiro_slow_clients_dropped_total 1")
 	}
 	moves := 0
 	for ; moves < 600 && !dropped(); moves++ {
