@@ -153,6 +153,15 @@ func (s *Records) evictLocked(now time.Time) {
 	}
 }
 
+// liveLocked returns the record of room, or nil when there is none or it
+// has expired at now.
+func (s *Records) liveLocked(room string, now time.Time) *memRecord {
+	if r := s.recs[room]; r != nil && now.Before(r.expires) {
+		return r
+	}
+	return nil
+}
+
 // Record implements store.Records.
 func (s *Records) Record(ctx context.Context, room string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
@@ -160,8 +169,8 @@ func (s *Records) Record(ctx context.Context, room string) ([]byte, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.recs[room]
-	if r == nil || !s.now().Before(r.expires) {
+	r := s.liveLocked(room, s.now())
+	if r == nil {
 		return nil, fmt.Errorf("record %s: %w", room, store.ErrNotFound)
 	}
 	return slices.Clone(r.data), nil
@@ -185,7 +194,7 @@ func (s *Records) PlayerRecords(ctx context.Context, player string, before time.
 		if !before.IsZero() && !ref.Ended.Before(before) {
 			continue
 		}
-		if r := s.recs[ref.Room]; r == nil || !now.Before(r.expires) {
+		if s.liveLocked(ref.Room, now) == nil {
 			continue
 		}
 		out = append(out, ref)
@@ -203,8 +212,8 @@ func (s *Records) PutAnalysis(ctx context.Context, room string, data []byte) err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.recs[room]
-	if r == nil || !s.now().Before(r.expires) {
+	r := s.liveLocked(room, s.now())
+	if r == nil {
 		return fmt.Errorf("put analysis %s: %w", room, store.ErrNotFound)
 	}
 	r.analysis = slices.Clone(data)
@@ -218,8 +227,8 @@ func (s *Records) Analysis(ctx context.Context, room string) ([]byte, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.recs[room]
-	if r == nil || r.analysis == nil || !s.now().Before(r.expires) {
+	r := s.liveLocked(room, s.now())
+	if r == nil || r.analysis == nil {
 		return nil, fmt.Errorf("analysis %s: %w", room, store.ErrNotFound)
 	}
 	return slices.Clone(r.analysis), nil
