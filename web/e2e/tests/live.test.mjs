@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, waitStatus, whoseTurn, statusOf,
+  startServer, launch, person, closeAll, noErrors, createRoom, takeSeat, seatTwo, waitStatus, whoseTurn, statusOf,
   act, waitFor, seqOf, card, DESKTOP,
 } from '../lib.mjs';
 
@@ -74,10 +74,7 @@ test('the server restarts mid-game (Redis) and the pages recover by themselves',
   assert.ok(process.env.REDIS_URL, 'REDIS_URL must name a Redis (web/e2e/run.sh starts one)');
   const rs = await startServer({ redis: process.env.REDIS_URL });
   try {
-    const alice = await person(browser, rs.url, 'Alice');
-    const room = await createRoom(alice, 'orbito', { variant: '3' });
-    const bob = await person(browser, rs.url, 'Bob', { path: `/r/${room}` });
-    await takeSeat(bob);
+    const { alice, bob, room } = await seatTwo(browser, rs.url, 'orbito', { variant: '3' });
     const wendy = await person(browser, rs.url, 'Wendy', { path: `/r/${room}?watch=1` });
     const all = [alice, bob, wendy];
     await waitStatus(alice.page, 'playing');
