@@ -67,12 +67,7 @@ func testLogOnlyLoadIsSnapshotAndTail(t *testing.T, s store.Store) {
 	r.Seq, r.Prev, r.LogOnly, r.Append, r.Finished, r.Live = 7, 6, true, bs("resign"), true, false
 	mustSave(t, s, r)
 	checkTail(t, s, "r", 7, "at 5", 5, "m6", "resign")
-	if got := mustLive(t, s, 10); len(got) != 0 {
-		t.Fatalf("LiveRooms after a finishing log-only save = %v, want empty", got)
-	}
-	if got := mustPlayerRooms(t, s, "a"); len(got) != 0 {
-		t.Fatalf("PlayerRooms(a) after a finishing log-only save = %v, want empty", got)
-	}
+	checkNothingLive(t, s, "a", "a finishing log-only save")
 }
 
 // A log-only save that does not extend the stored seq exactly (a replay, a

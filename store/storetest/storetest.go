@@ -163,6 +163,18 @@ func mustLive(t *testing.T, s store.Store, limit int) []string {
 	return ids
 }
 
+// checkNothingLive fails the test unless no room is live and player holds
+// no unfinished room, after what happened.
+func checkNothingLive(t *testing.T, s store.Store, player, after string) {
+	t.Helper()
+	if got := mustLive(t, s, 100); len(got) != 0 {
+		t.Fatalf("LiveRooms after %s = %v, want none", after, got)
+	}
+	if got := mustPlayerRooms(t, s, player); len(got) != 0 {
+		t.Fatalf("PlayerRooms(%s) after %s = %v, want none", player, after, got)
+	}
+}
+
 func mustPlayerRooms(t *testing.T, s store.Store, player string) []string {
 	t.Helper()
 	ids, err := s.PlayerRooms(ctxT(t), player)
@@ -532,12 +544,7 @@ func testConcurrentRooms(t *testing.T, s store.Store) {
 			}
 		}
 	}
-	if got := mustLive(t, s, 100); len(got) != 0 {
-		t.Fatalf("LiveRooms after every room finished = %v", got)
-	}
-	if got := mustPlayerRooms(t, s, "shared"); len(got) != 0 {
-		t.Fatalf("PlayerRooms(shared) after every room finished = %v", got)
-	}
+	checkNothingLive(t, s, "shared", "every room finished")
 }
 
 func testConcurrentSameSeq(t *testing.T, s store.Store) {
@@ -724,12 +731,7 @@ func testIdleRoomsExpire(t *testing.T, s store.Store) {
 	if _, err := s.LoadRoom(ctxT(t), "playing"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("LoadRoom of a room idle past the TTL after its last save: error %v, want ErrNotFound", err)
 	}
-	if got := mustLive(t, s, 10); len(got) != 0 {
-		t.Fatalf("LiveRooms after every room expired = %v", got)
-	}
-	if got := mustPlayerRooms(t, s, "a"); len(got) != 0 {
-		t.Fatalf("PlayerRooms(a) after every room expired = %v", got)
-	}
+	checkNothingLive(t, s, "a", "every room expired")
 }
 
 // testDerivedPlayerIDs: PlayerID is a function of the token hash alone, ids
