@@ -60,7 +60,11 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	p.prev.AbortAt, p.prev.DrawOffer = clonePtr(cur.AbortAt), clonePtr(cur.DrawOffer)
 	p.prev.Takeback = clonePtr(cur.Takeback)
 	rows, rowsBoard := cur.Board.([]string)
-	curASCII := rowsBoard && asciiRows(rows)
+	var prevRows []string
+	if had && prevASCII {
+		prevRows, _ = prev.Board.([]string)
+	}
+	curASCII := rowsBoard && asciiRows(rows, prevRows)
 	p.prevASCII = curASCII
 	if rowsBoard {
 		p.prev.Board = slices.Clone(rows)
@@ -313,8 +317,19 @@ func WithField(patch []byte, key string, v any) ([]byte, error) {
 	return append(append(head(len(l)), l...), '}'), nil
 }
 
-func asciiRows(rows []string) bool {
-	for _, r := range rows {
+// asciiRows reports whether every row can be written as a JSON string as
+// it is (no byte to escape, none outside ASCII). known, when it has as
+// many rows, holds rows already found plain (the
+// board before): a row equal to its own there is not looked at again, so a
+// move on 19x19 scans the one or few rows it changed, not all 361 cells.
+func asciiRows(rows, known []string) bool {
+	if len(known) != len(rows) {
+		known = nil
+	}
+	for n, r := range rows {
+		if known != nil && known[n] == r {
+			continue
+		}
 		for i := 0; i < len(r); i++ {
 			if r[i] >= 0x80 || r[i] == '"' || r[i] == '\\' || r[i] < 0x20 {
 				return false

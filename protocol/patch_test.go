@@ -64,6 +64,12 @@ func TestPatchRoundTrip(t *testing.T) {
 			[]string{`"board":["..",".."]`}, []string{`"cells"`}, false},
 		{"most of the board", func(s *RoomState) { s.Seq++; s.Board = []string{"XXX", "XXX", "..."} },
 			[]string{`"board":["XXX","XXX","..."]`}, nil, false},
+		// Rows the board before had are not scanned again (asciiRows):
+		// a changed row that needs escaping still sends the whole board.
+		{"a row to escape", func(s *RoomState) { s.Seq++; s.Board = []string{"...", `"X\`, "..."} },
+			[]string{`"board":["...","\"X\\","..."]`}, []string{`"cells"`}, false},
+		{"a row outside ASCII", func(s *RoomState) { s.Seq++; s.Board = []string{"...", ".é", "..."} },
+			[]string{`"board":["...",".é","..."]`}, []string{`"cells"`}, false},
 		{"a field disappears", func(s *RoomState) { s.Seq++; s.Extra = map[string]any{} }, nil, nil, true},
 		{"a nested key disappears", func(s *RoomState) { s.Seq++; s.Score = map[string]int{"black": 0} }, nil, nil, true},
 	}
