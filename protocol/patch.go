@@ -300,9 +300,7 @@ func rawFields(cur *RoomState, reuse map[string]json.RawMessage) (map[string]jso
 
 // WithField returns a copy of the patch with one more top-level field: the
 // frame of a seat adds "legal" (its moves, [] when it is not its turn) to
-// the patch every spectator gets. A json.RawMessage is written as it is:
-// the caller vouches that it is compact, valid JSON (an engine's encoded
-// legal list).
+// the patch every spectator gets.
 func WithField(patch []byte, key string, v any) ([]byte, error) {
 	if len(patch) < 2 || patch[len(patch)-1] != '}' {
 		return nil, fmt.Errorf("add %s: %q is not a JSON object", key, patch)
@@ -313,9 +311,6 @@ func WithField(patch []byte, key string, v any) ([]byte, error) {
 		out = append(out, ',', '"')
 		out = append(out, key...)
 		return append(out, '"', ':')
-	}
-	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 {
-		return append(append(head(len(raw)), raw...), '}'), nil
 	}
 	if ss, ok := v.([]string); ok {
 		// A list of moves is written straight into the frame: one

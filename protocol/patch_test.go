@@ -380,22 +380,3 @@ func TestPatchSequence(t *testing.T) {
 		}
 	}
 }
-
-// TestWithFieldRaw: a json.RawMessage goes into the frame as it is, the
-// same bytes encoding/json writes for the list it encodes.
-func TestWithFieldRaw(t *testing.T) {
-	patch := []byte(`{"type":"room.patch","room":"r1","seq":8}`)
-	list := []string{"A1", "B2", "pass"}
-	enc, _ := json.Marshal(list)
-	got, err := WithField(patch, "legal", json.RawMessage(enc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := WithField(patch, "legal", list)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) || string(got) != `{"type":"room.patch","room":"r1","seq":8,"legal":["A1","B2","pass"]}` {
-		t.Errorf("WithField(raw) = %s, with the list %s", got, want)
-	}
-}

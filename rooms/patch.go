@@ -1,7 +1,6 @@
 package rooms
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -117,12 +116,6 @@ func (r *Room) seatPatch(patch []byte, st *protocol.RoomState, seat int) *protoc
 	case st.LegalBy != nil:
 		p, err = protocol.WithField(patch, "legal", orEmpty(st.LegalBy[strconv.Itoa(seat)]))
 	case st.Turn != nil && *st.Turn == seat:
-		if enc, ok := r.state.(legalEncoder); ok {
-			if l := enc.LegalJSON(seat); l != nil {
-				p, err = protocol.WithField(patch, "legal", json.RawMessage(l))
-				break
-			}
-		}
 		p, err = protocol.WithField(patch, "legal", orEmpty(st.Legal))
 	default:
 		p, err = protocol.WithField(patch, "legal", []string{})
@@ -131,14 +124,6 @@ func (r *Room) seatPatch(patch []byte, st *protocol.RoomState, seat int) *protoc
 		panic(fmt.Sprintf("room.patch: %v", err))
 	}
 	return protocol.NewFrame(p)
-}
-
-// legalEncoder is implemented by engine states that write their legal
-// list as JSON themselves, faster than encoding Legal's (go's LegalJSON).
-// LegalJSON(seat) is Legal(seat) as encoding/json writes it, nil when
-// Legal is nil; the bytes are valid until the next Apply.
-type legalEncoder interface {
-	LegalJSON(seat int) []byte
 }
 
 func orEmpty(l []string) []string {

@@ -59,9 +59,8 @@ type geometry struct {
 	// zobrist holds one random key per intersection and color (index
 	// 2*p + color - 1) for the position hash.
 	zobrist []uint64
-	// names are the intersections' names, "A1" ... "S19"; quoted the
-	// same as JSON strings followed by a comma (`"A1",`), for LegalJSON.
-	names, quoted []string
+	// names are the intersections' names, "A1" ... "S19".
+	names []string
 }
 
 // geometries maps each board size to its tables. It is built once at start
@@ -78,8 +77,7 @@ var geometries = func() map[int]*geometry {
 // from a fixed splitmix64 sequence so that hashes are the same in every
 // process (they are never stored, but tests may compare them).
 func newGeometry(n int) *geometry {
-	g := &geometry{n: n, adj: make([][]int, n*n), zobrist: make([]uint64, 2*n*n), names: make([]string, n*n),
-		quoted: make([]string, n*n)}
+	g := &geometry{n: n, adj: make([][]int, n*n), zobrist: make([]uint64, 2*n*n), names: make([]string, n*n)}
 	for p := range n * n {
 		r, c := p/n, p%n
 		if r > 0 {
@@ -95,7 +93,6 @@ func newGeometry(n int) *geometry {
 			g.adj[p] = append(g.adj[p], p+n)
 		}
 		g.names[p] = columns[c:c+1] + strconv.Itoa(r+1)
-		g.quoted[p] = `"` + g.names[p] + `",`
 	}
 	x := uint64(0x9e3779b97f4a7c15) ^ uint64(n)
 	for i := range g.zobrist {

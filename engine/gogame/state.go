@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/bits"
 	"slices"
 	"strconv"
 
@@ -60,12 +59,6 @@ type state struct {
 	// again in place. A clone has its own.
 	legal      []string
 	legalFresh bool
-	// refused is the superko-refused set legal was made with; legalJSON
-	// is legal as JSON (LegalJSON), valid while legalJSONFresh, which
-	// Legal clears when it writes legal again.
-	refused        pointSet
-	legalJSON      []byte
-	legalJSONFresh bool
 	// view is what Board, Score and Extra return (view.go).
 	view view
 }
@@ -211,40 +204,11 @@ func (s *state) Legal(seat int) []string {
 		if s.legal == nil {
 			s.legal = make([]string, 0, len(s.board.cells)+1)
 		}
-		s.refused = s.superkoRefused(s.toMove)
-		s.legal = append(s.board.appendLegal(s.legal[:0], s.toMove, &s.refused), Pass)
-		s.legalFresh, s.legalJSONFresh = true, false
+		refused := s.superkoRefused(s.toMove)
+		s.legal = append(s.board.appendLegal(s.legal[:0], s.toMove, &refused), Pass)
+		s.legalFresh = true
 	}
 	return s.legal
-}
-
-// LegalJSON is Legal(seat) as encoding/json writes it (nil when Legal is
-// nil), written from the playable set with the names quoted once per board
-// size: a 19x19 list is about 1.8 KB that a room writes into the mover's
-// frame at every move, and copying pre-quoted names costs less than
-// checking and quoting each. The bytes belong to the state, like Legal's
-// list: valid until the next Apply, not to be modified.
-func (s *state) LegalJSON(seat int) []byte {
-	if s.Legal(seat) == nil {
-		return nil
-	}
-	if !s.legalJSONFresh {
-		if s.legalJSON == nil {
-			s.legalJSON = make([]byte, 0, 6*len(s.board.cells)+16) // `"T19",` a point
-		}
-		b := append(s.legalJSON[:0], '[')
-		quoted := s.board.geo.quoted
-		for w, word := range s.board.playable[s.toMove-1] {
-			word &^= s.refused[w]
-			for word != 0 {
-				b = append(b, quoted[w*64+bits.TrailingZeros64(word)]...)
-				word &= word - 1
-			}
-		}
-		s.legalJSON = append(b, `"`+Pass+`"]`...)
-		s.legalJSONFresh = true
-	}
-	return s.legalJSON
 }
 
 // Outcome is ongoing until two passes in a row; then the player with the
@@ -306,7 +270,6 @@ func (s *state) Clone() engine.State {
 	c.startJSON = slices.Clip(s.startJSON)
 	c.movesJSON = slices.Clip(s.movesJSON)
 	c.legal, c.legalFresh = nil, false
-	c.legalJSON, c.legalJSONFresh = nil, false
 	c.view = view{}
 	return &c
 }
