@@ -175,8 +175,11 @@ type Hub struct {
 
 	dirty chan struct{}
 	quit  chan struct{}
-	wg    sync.WaitGroup // connections
-	lwg   sync.WaitGroup // the lobby goroutine
+	// workers run the connections' writers and message handlers
+	// (workers.go); the idle ones return when quit closes.
+	workers *workers
+	wg      sync.WaitGroup // connections
+	lwg     sync.WaitGroup // the lobby goroutine
 }
 
 // New returns a hub and starts its lobby goroutine.
@@ -205,6 +208,7 @@ func New(cfg Config) *Hub {
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
 		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]map[string]int{},
 		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
+	h.workers = newWorkers(h.quit)
 	// Memory per connection: clients send small messages (a move or a hello
 	// is under 200 bytes), so a 256-byte read buffer serves (gorilla's floor
 	// is 125, the largest control frame; a larger message is read straight

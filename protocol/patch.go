@@ -34,6 +34,12 @@ type Patcher struct {
 	// (the two take turns, so a Diff allocates no map and, once the
 	// values' sizes settle, no bytes for them).
 	raw, spare map[string]json.RawMessage
+	// rows are prev's board rows when its board is a list of rows (nil
+	// otherwise: prev.Board then holds it), players prev's players; like
+	// raw, each has a spare, the copy the Diff before made, whose array
+	// the next Diff writes over.
+	rows, spareRows       []string
+	players, sparePlayers []Player
 	// keys, cells and scratch are space kept between Diffs.
 	keys           []string
 	cells, scratch []byte
@@ -54,16 +60,27 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 		return nil, false, err
 	}
 	prev, prevRaw, had, prevASCII := p.prev, p.raw, p.have, p.prevASCII
+	prevRows, prevPlayers := p.rows, p.players
 	p.prev, p.raw, p.spare, p.have = *cur, raw, prevRaw, true
-	p.prev.Players = slices.Clone(cur.Players)
+	p.players, p.sparePlayers = append(p.sparePlayers[:0], cur.Players...), prevPlayers
+	p.prev.Players = p.players
 	p.prev.Rematch = slices.Clone(cur.Rematch)
 	p.prev.AbortAt, p.prev.DrawOffer = clonePtr(cur.AbortAt), clonePtr(cur.DrawOffer)
 	p.prev.Takeback = clonePtr(cur.Takeback)
 	rows, rowsBoard := cur.Board.([]string)
-	curASCII := rowsBoard && asciiRows(rows)
+	var known []string // rows already found plain
+	if prevASCII {
+		known = prevRows
+	}
+	curASCII := rowsBoard && asciiRows(rows, known)
 	p.prevASCII = curASCII
 	if rowsBoard {
-		p.prev.Board = slices.Clone(rows)
+		// The engine's rows are valid until its next move: they are
+		// copied, into the array of the Diff before last.
+		p.rows, p.spareRows = append(p.spareRows[:0], rows...), prevRows
+		p.prev.Board = nil
+	} else {
+		p.rows = nil
 	}
 	if !had {
 		return nil, false, nil
@@ -157,7 +174,7 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 		return nil, false, ferr
 	}
 	if rowsBoard {
-		if old, ok := prev.Board.([]string); ok && curASCII && prevASCII {
+		if old := prevRows; old != nil && curASCII && prevASCII {
 			if cells, ok := diffCells(p.cells[:0], old, rows); ok {
 				p.cells = cells
 				b.WriteString(`,"cells":`)
@@ -313,8 +330,19 @@ func WithField(patch []byte, key string, v any) ([]byte, error) {
 	return append(append(head(len(l)), l...), '}'), nil
 }
 
-func asciiRows(rows []string) bool {
-	for _, r := range rows {
+// asciiRows reports whether every row can be written as a JSON string as
+// it is (no byte to escape, none outside ASCII). known, when it has as
+// many rows, holds rows already found plain (the
+// board before): a row equal to its own there is not looked at again, so a
+// move on 19x19 scans the one or few rows it changed, not all 361 cells.
+func asciiRows(rows, known []string) bool {
+	if len(known) != len(rows) {
+		known = nil
+	}
+	for n, r := range rows {
+		if known != nil && known[n] == r {
+			continue
+		}
 		for i := 0; i < len(r); i++ {
 			if r[i] >= 0x80 || r[i] == '"' || r[i] == '\\' || r[i] < 0x20 {
 				return false

@@ -64,6 +64,12 @@ func TestPatchRoundTrip(t *testing.T) {
 			[]string{`"board":["..",".."]`}, []string{`"cells"`}, false},
 		{"most of the board", func(s *RoomState) { s.Seq++; s.Board = []string{"XXX", "XXX", "..."} },
 			[]string{`"board":["XXX","XXX","..."]`}, nil, false},
+		// Rows the board before had are not scanned again (asciiRows):
+		// a changed row that needs escaping still sends the whole board.
+		{"a row to escape", func(s *RoomState) { s.Seq++; s.Board = []string{"...", `"X\`, "..."} },
+			[]string{`"board":["...","\"X\\","..."]`}, []string{`"cells"`}, false},
+		{"a row outside ASCII", func(s *RoomState) { s.Seq++; s.Board = []string{"...", ".é", "..."} },
+			[]string{`"board":["...",".é","..."]`}, []string{`"cells"`}, false},
 		{"a field disappears", func(s *RoomState) { s.Seq++; s.Extra = map[string]any{} }, nil, nil, true},
 		{"a nested key disappears", func(s *RoomState) { s.Seq++; s.Score = map[string]int{"black": 0} }, nil, nil, true},
 	}
@@ -160,6 +166,25 @@ func FuzzApplyPatch(f *testing.F) {
 			t.Fatalf("applied patch %q: seq %v, want 8", patch, state["seq"])
 		}
 	})
+}
+
+// TestAppendPlainStringEveryByte: appendPlainString writes a string as it
+// is only when encoding/json does, byte by byte, and always then but for
+// DEL (0x7f), which it leaves to encoding/json (a golden test for the
+// encoder the seats' legal lists go through).
+func TestAppendPlainStringEveryByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		s := "A" + string([]byte{byte(c)}) + "1"
+		enc, _ := json.Marshal(s)
+		wantPlain := string(enc) == `"`+s+`"`
+		got, ok := appendPlainString(nil, s)
+		if ok && !wantPlain || !ok && wantPlain && c != 0x7f {
+			t.Errorf("byte %#x: appendPlainString ok %v, encoding/json writes %s", c, ok, enc)
+		}
+		if ok && string(got) != string(enc) {
+			t.Errorf("byte %#x: appendPlainString = %s, encoding/json %s", c, got, enc)
+		}
+	}
 }
 
 func TestAppendPlainStringsMatchesEncodingJSON(t *testing.T) {
@@ -284,10 +309,74 @@ func TestDiffAllocations(t *testing.T) {
 	for range 4 {
 		diff()
 	}
-	// The patch's buffer, the patcher's copies of the players and the
-	// board's rows: nothing per field or per changed object.
-	const want = 4
+	// The patch's buffer: nothing per field or per changed object, and
+	// the patcher's copies of the players and the board's rows go into
+	// the arrays of the Diff before last.
+	const want = 1
 	if got := testing.AllocsPerRun(100, diff); got > want {
 		t.Errorf("a Diff allocates %.0f times, want at most %d", got, want)
+	}
+}
+
+// BenchmarkWithFieldLegal19 is a seat's frame on 19x19: the legal list of
+// an empty board written into a patch.
+func BenchmarkWithFieldLegal19(b *testing.B) {
+	legal := make([]string, 0, 362)
+	for i := 0; i < 361; i++ {
+		legal = append(legal, string(rune('A'+i%19))+strconv.Itoa(i/19+1))
+	}
+	legal = append(legal, "pass")
+	patch := []byte(`{"type":"room.patch","room":"r1","seq":8,"cells":[[1,1,"X"]],"turn":1}`)
+	for b.Loop() {
+		if _, err := WithField(patch, "legal", legal); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestPatchSequence: patches of a run of states, applied one after the
+// other, give every state; the players and the board come back to what
+// they were two states before (the Patcher's copies take turns in two
+// arrays, which must not mix them up).
+func TestPatchSequence(t *testing.T) {
+	a := []Player{{Seat: 0, Name: "a", Connected: true}, {Seat: 1, Name: "b", Connected: true}}
+	b := []Player{{Seat: 0, Name: "a", Connected: false}, {Seat: 1, Name: "b", Connected: true}}
+	boards := [][]string{{"...", "...", "..."}, {"...", ".X.", "..."}, {"...", ".XO", "..."}, {"...", ".X.", "..."}}
+	var states []RoomState
+	for i := range 8 {
+		players := a
+		if i%4 == 1 || i%4 == 2 {
+			players = b
+		}
+		board := slices.Clone(boards[i%len(boards)]) // a new array, as the engine's may be
+		states = append(states, RoomState{Type: TypeRoomState, Room: "r1", Game: "go", Variant: "3", Seq: int64(i + 1),
+			Status: "playing", Players: slices.Clone(players), Turn: intp(i % 2), Board: board,
+			Score: map[string]int{"black": i, "white": 0}})
+	}
+	var p Patcher
+	var state map[string]any
+	for i := range states {
+		patch, ok, err := p.Diff(&states[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			state = decodeState(t, states[0])
+			continue
+		}
+		if !ok {
+			t.Fatalf("state %d: no patch", i)
+		}
+		// The engine may write over its rows after the Diff (here with
+		// the next state's, which would hide the next change).
+		copy(states[i].Board.([]string), boards[(i+1)%len(boards)])
+		if err := ApplyPatch(state, patch); err != nil {
+			t.Fatalf("state %d: apply %s: %v", i, patch, err)
+		}
+		want := states[i]
+		want.Board = boards[i%len(boards)]
+		if w := decodeState(t, want); !reflect.DeepEqual(state, w) {
+			t.Fatalf("state %d after %s:\n%v\nwant\n%v", i, patch, state, w)
+		}
 	}
 }

@@ -32,8 +32,11 @@ func (r *Room) publish(skip Member) {
 		patch     []byte
 		patchDone bool
 		spect     *protocol.Frame
-		seats     map[int]*protocol.Frame
-		slow      []Member
+		// seats: each seat's frame, made once (a game has one or two
+		// seats: the array keeps them off the heap).
+		seatBuf [2]seatFrame
+		seats   = seatBuf[:0]
+		slow    []Member
 	)
 	fullFrame := func() *protocol.Frame {
 		if full == nil {
@@ -67,12 +70,14 @@ func (r *Room) publish(skip Member) {
 				break
 			}
 			if mb.role == RolePlayer {
-				if seats == nil {
-					seats = map[int]*protocol.Frame{}
+				for _, sf := range seats {
+					if sf.seat == mb.seat {
+						f = sf.f
+					}
 				}
-				if f = seats[mb.seat]; f == nil {
+				if f == nil {
 					f = r.seatPatch(patch, &st, mb.seat)
-					seats[mb.seat] = f
+					seats = append(seats, seatFrame{mb.seat, f})
 				}
 				break
 			}
@@ -92,6 +97,12 @@ func (r *Room) publish(skip Member) {
 	for _, m := range slow {
 		r.drop(m)
 	}
+}
+
+// seatFrame is the frame publish made for one seat.
+type seatFrame struct {
+	seat int
+	f    *protocol.Frame
 }
 
 // seatPatch is the patch for a seated player: the spectators' patch plus
