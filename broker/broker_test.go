@@ -10,7 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/tabuleiro/tabuleiro/broker"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 )
 
 func TestMain(m *testing.M) {

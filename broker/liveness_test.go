@@ -8,7 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/tabuleiro/tabuleiro/broker"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 )
 
 // TestLiveness: a node's key says it is alive until it runs out or is

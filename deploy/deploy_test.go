@@ -16,8 +16,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/tabuleiro/tabuleiro/internal/lobbybin"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/lobbybin"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
 // drainTimeout is how long cmd/lobby waits for a graceful shutdown

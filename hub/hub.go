@@ -30,8 +30,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
-	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/metrics"
+	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/tabuleiro/tabuleiro/internal/jsonscan"
+	"github.com/tabuleiro/tabuleiro/protocol/jsonscan"
 )
 
 // ErrMalformed is DecodeClientMessage's error for a message that is not one

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/tabuleiro/tabuleiro/internal/jsonscan"
+	"github.com/tabuleiro/tabuleiro/protocol/jsonscan"
 )
 
 // appendValue appends v as encoding/json encodes it. The shapes engines

@@ -7,7 +7,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/tabuleiro/tabuleiro/internal/codectest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/codectest"
 )
 
 func TestAppendValueIsEncodingJSON(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabuleiro/tabuleiro/internal/codectest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/codectest"
 )
 
 func decodeState(t testing.TB, st RoomState) map[string]any {

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
-	"github.com/tabuleiro/tabuleiro/internal/gtp"
-	"github.com/tabuleiro/tabuleiro/internal/gtp/gtptest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/gtptest"
+	"github.com/tabuleiro/tabuleiro/internal/tools/gtp"
 )
 
 // stonesOf lists the stones of c ('X' or 'O') on a go board view, in the

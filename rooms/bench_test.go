@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -114,7 +114,7 @@ func (m *sinkMember) WantsPatch() bool          { return true }
 func BenchmarkPlay(b *testing.B) { benchPlay(b, memstore.New()) }
 
 // BenchmarkPlayRedis is BenchmarkPlay on a real Redis (a private
-// redis-server, internal/redistest), one room saving at a time: the round
+// redis-server, internal/testkit/redistest), one room saving at a time: the round
 // trip is in every move's time, and its CPU on the Redis side is not.
 func BenchmarkPlayRedis(b *testing.B) {
 	addr := redistest.Start(b)

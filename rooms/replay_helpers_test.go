@@ -9,14 +9,14 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/morris"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )
 
 // backendStore is a new store of the backend named, "memstore" or "redis"
-// (a real Redis, internal/redistest), closed when t ends.
+// (a real Redis, internal/testkit/redistest), closed when t ends.
 func backendStore(t *testing.T, backend string) store.Store {
 	t.Helper()
 	if backend != "redis" {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
-	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"

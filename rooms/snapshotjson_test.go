@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
-	"github.com/tabuleiro/tabuleiro/internal/codectest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/codectest"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine/games"
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"

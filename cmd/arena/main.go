@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
-	"github.com/tabuleiro/tabuleiro/internal/arena"
+	"github.com/tabuleiro/tabuleiro/internal/tools/arena"
 )
 
 func main() {

@@ -36,7 +36,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/gtp"
+	"github.com/tabuleiro/tabuleiro/internal/tools/gtp"
 )
 
 func main() {

@@ -26,7 +26,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/loadgen"
+	"github.com/tabuleiro/tabuleiro/internal/tools/loadgen"
 )
 
 func main() {

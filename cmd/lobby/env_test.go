@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabuleiro/tabuleiro/internal/lobbybin"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/lobbybin"
 )
 
 // TestEnvValues: a setting from the environment that does not parse stops

@@ -13,9 +13,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/tabuleiro/tabuleiro/internal/lobbybin"
-	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/lobbybin"
+	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
 // FuzzBotAPIInput sends the bot API's request-taking paths whatever a

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/store"
 )
 

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
 // botGame is a morris game between a bot account over HTTP (seat 0) and a

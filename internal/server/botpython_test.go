@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
 // waitBotOnline polls GET /api/bots until id is listed.

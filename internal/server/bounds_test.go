@@ -22,7 +22,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
 // dialWS opens a WebSocket with the given headers and returns it, or the

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/netlimit"
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/netlimit"
 )
 
 // TestNewGuestsPerAddress: one address gets its burst of new guests and

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
 // TestPlayerRoomsCapAcrossConnections: a player holds at most

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
 // startBotGames creates n bot-against-bot rooms, ten to a watching client,

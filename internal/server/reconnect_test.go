@@ -9,9 +9,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 )

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/fakeclock"
-	"github.com/tabuleiro/tabuleiro/internal/gtp"
-	"github.com/tabuleiro/tabuleiro/internal/gtp/gtptest"
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/gtptest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/internal/tools/gtp"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/tabuleiro/tabuleiro/internal/redistest"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 	"github.com/tabuleiro/tabuleiro/store/storetest"
