@@ -48,4 +48,9 @@ done
 export LOBBY_BIN="$tmp/lobby" REDIS_URL="redis://127.0.0.1:$port/0"
 export SHOTS_DIR="${SHOTS_DIR:-$here/screenshots}"
 echo "== browser tests (screenshots in ${SHOTS_DIR#$root/})"
-node --test --test-concurrency=1 --test-timeout=180000 tests/
+# Arguments name test files (tests/x.test.mjs) to run only those.
+if [ $# -gt 0 ]; then
+	node --test --test-concurrency=1 --test-timeout=180000 "$@"
+else
+	node --test --test-concurrency=1 --test-timeout=180000 tests/
+fi
