@@ -302,11 +302,24 @@ func (c *conn) drain() {
 // once for every receiver, on one with permessage-deflate.
 func (c *conn) write(f *protocol.Frame) error {
 	if c.deflate {
-		if pm := f.Prepared(); pm != nil {
+		if pm, ok := f.Prepared(prepareMessage).(*websocket.PreparedMessage); ok {
 			return c.ws.WritePreparedMessage(pm)
 		}
 	}
 	return c.ws.WriteMessage(websocket.TextMessage, f.Data)
+}
+
+// prepareMessage is the hub's Frame.Prepared: the frame as a prepared
+// WebSocket message, which deflates it once for every connection that
+// writes it with permessage-deflate (nil if it cannot be made).
+func prepareMessage(data []byte) any {
+	// NewPreparedMessage only fails when compressing for a key it is
+	// asked for at once, which it is not here.
+	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
+	if err != nil {
+		return nil
+	}
+	return pm
 }
 
 // allow is the per-connection token bucket.

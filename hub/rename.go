@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 
 	"go.uber.org/zap"
 
@@ -10,22 +9,8 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// The guest's name change (an addition to the contract, docs/protocol.md):
-// a client sends player.rename with a name and is answered player.renamed
-// with its player, as welcome carries it.
-const (
-	TypePlayerRename  = "player.rename"
-	TypePlayerRenamed = "player.renamed"
-)
-
-// PlayerRenamed answers player.rename.
-type PlayerRenamed struct {
-	Type   string              `json:"type"`
-	ID     json.RawMessage     `json:"id,omitempty"`
-	Player protocol.PlayerInfo `json:"player"`
-}
-
-// rename stores the player's new name and gives it to every connection of
+// rename (player.rename, an addition to the contract, docs/protocol.md)
+// stores the player's new name and gives it to every connection of
 // the player. Rooms show it from the next seat the player takes; chat lines
 // carry it at once. An empty name, or one that is empty once cleaned, is
 // refused; a store that cannot save it changes nothing.
@@ -47,7 +32,7 @@ func (h *Hub) rename(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	h.mu.Unlock()
 	c.setName(name) // also when the connection is not in byPlayer (closing)
-	c.Send(protocol.MustEncode(PlayerRenamed{Type: TypePlayerRenamed, ID: m.ID,
+	c.Send(protocol.MustEncode(protocol.PlayerRenamed{Type: protocol.TypePlayerRenamed, ID: m.ID,
 		Player: protocol.PlayerInfo{ID: c.playerID, Name: name}}))
 	return nil
 }
