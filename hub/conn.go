@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -75,9 +76,9 @@ type conn struct {
 	// (guarded by Hub.members.mu, not mu).
 	dropped bool
 
-	// reader-goroutine state
-	tokens     float64
-	last       time.Time
+	// reader-goroutine state: the messages' token bucket (Config.Rate,
+	// Config.Burst) and the messages refused by it
+	bucket     netlimit.Bucket
 	violations int
 }
 
@@ -322,21 +323,9 @@ func prepareMessage(data []byte) any {
 	return pm
 }
 
-// allow is the per-connection token bucket.
+// allow takes a token from the connection's bucket for one message.
 func (c *conn) allow(now time.Time) bool {
-	if c.last.IsZero() {
-		c.tokens, c.last = float64(c.h.cfg.Burst), now
-	}
-	c.tokens += now.Sub(c.last).Seconds() * c.h.cfg.Rate
-	c.last = now
-	if c.tokens > float64(c.h.cfg.Burst) {
-		c.tokens = float64(c.h.cfg.Burst)
-	}
-	if c.tokens < 1 {
-		return false
-	}
-	c.tokens--
-	return true
+	return c.bucket.Take(now, netlimit.PerSecond(c.h.cfg.Rate, float64(c.h.cfg.Burst)), 1)
 }
 
 func (c *conn) reader() {

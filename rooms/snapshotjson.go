@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -30,11 +31,11 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(s.V), 10)
 	b = appendKey(b, "id")
-	b = protocol.AppendString(b, s.ID)
+	b = engine.AppendJSONString(b, s.ID)
 	b = appendKey(b, "game")
-	b = protocol.AppendString(b, s.Game)
+	b = engine.AppendJSONString(b, s.Game)
 	b = appendKey(b, "variant")
-	b = protocol.AppendString(b, s.Variant)
+	b = engine.AppendJSONString(b, s.Variant)
 	b = appendKey(b, "seats")
 	if s.Seats == nil {
 		b = append(b, "null"...)
@@ -49,7 +50,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	b = appendKey(b, "status")
-	b = protocol.AppendString(b, s.Status)
+	b = engine.AppendJSONString(b, s.Status)
 	b = appendKey(b, "seq")
 	b = strconv.AppendInt(b, s.Seq, 10)
 	b = appendKey(b, "result")
@@ -59,7 +60,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, `{"winner":`...)
 		b = appendIntPtr(b, s.Result.Winner)
 		b = appendKey(b, "reason")
-		b = protocol.AppendString(b, s.Result.Reason)
+		b = engine.AppendJSONString(b, s.Result.Reason)
 		b = append(b, '}')
 	}
 	b = appendKey(b, "lastMove")
@@ -98,7 +99,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 	}
 	if s.Next != "" {
 		b = appendKey(b, "next")
-		b = protocol.AppendString(b, s.Next)
+		b = engine.AppendJSONString(b, s.Next)
 	}
 	for _, f := range [...]struct {
 		key string
@@ -135,9 +136,9 @@ func (st seatSnap) appendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = protocol.AppendString(b, f.key)
+		b = engine.AppendJSONString(b, f.key)
 		b = append(b, ':')
-		b = protocol.AppendString(b, f.val)
+		b = engine.AppendJSONString(b, f.val)
 	}
 	return append(b, '}')
 }
@@ -170,7 +171,7 @@ func (e *logEntry) marshal() ([]byte, error) {
 	b = appendKey(b, "prev")
 	b = strconv.AppendInt(b, e.Prev, 10)
 	b = appendKey(b, "kind")
-	b = protocol.AppendString(b, e.Kind)
+	b = engine.AppendJSONString(b, e.Kind)
 	if e.Seat != nil {
 		b = appendKey(b, "seat")
 		b = strconv.AppendInt(b, int64(*e.Seat), 10)
@@ -178,7 +179,7 @@ func (e *logEntry) marshal() ([]byte, error) {
 	for _, f := range [...]struct{ key, val string }{{"move", e.Move}, {"by", e.By}, {"player", e.Player}} {
 		if f.val != "" {
 			b = appendKey(b, f.key)
-			b = protocol.AppendString(b, f.val)
+			b = engine.AppendJSONString(b, f.val)
 		}
 	}
 	if e.Plies != 0 {
@@ -223,7 +224,7 @@ func appendLastMove(b []byte, m *protocol.LastMove) []byte {
 	b = append(b, `{"seat":`...)
 	b = strconv.AppendInt(b, int64(m.Seat), 10)
 	b = appendKey(b, "move")
-	b = protocol.AppendString(b, m.Move)
+	b = engine.AppendJSONString(b, m.Move)
 	return append(b, '}')
 }
 

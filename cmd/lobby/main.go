@@ -267,7 +267,8 @@ func run(log *zap.Logger, o options) error {
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
 	cfg.Hub.MaxPlayerRooms = o.maxPlayerRooms
 	if o.guestsPerMinute > 0 {
-		cfg.Hub.NewGuests = netlimit.NewRates(time.Minute/time.Duration(o.guestsPerMinute), o.guestsPerMinute, guestRateKeys, nil)
+		cfg.Hub.NewGuests = netlimit.NewRates(netlimit.Limit{Rate: float64(o.guestsPerMinute), Per: time.Minute,
+			Burst: float64(o.guestsPerMinute)}, guestRateKeys, nil)
 	}
 	cfg.Chat = chatLimits(o.chatPlayerLines, o.chatRoomLines)
 	if o.cluster {

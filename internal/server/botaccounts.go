@@ -256,7 +256,7 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.bots.allow(p.ID, time.Now()) { // a room each: the commands' bucket
+	if !s.bots.allow(p.ID) { // a room each: the commands' bucket
 		w.Header().Set("Retry-After", "1")
 		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited, "slow down: at most %g requests a second", s.cfg.BotAPI.Rate))
 		return

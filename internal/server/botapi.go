@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -43,7 +44,10 @@ type botHub struct {
 	mu      sync.Mutex
 	bots    map[string]*botOnline // bot id -> its streams; gone with its last stream
 	streams int                   // open streams of every bot, for MaxStreams
-	buckets map[string]*bucket    // bot id -> moves' token bucket (at most maxBuckets)
+
+	// commands are the bots' commands' token buckets, by bot id (at most
+	// maxBuckets; its own lock, taken alone).
+	commands *netlimit.Rates
 }
 
 // botOnline is one bot's open streams.
@@ -67,14 +71,9 @@ func (e *eventSub) kick() { e.once.Do(func() { close(e.kicked) }) }
 // eventQueue is how many events may wait for one event stream's writer.
 const eventQueue = 64
 
-// bucket is a token bucket.
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
 func newBotHub(cfg BotAPIConfig, log *zap.Logger) *botHub {
-	return &botHub{cfg: cfg, log: log, bots: map[string]*botOnline{}, buckets: map[string]*bucket{}, quit: make(chan struct{})}
+	return &botHub{cfg: cfg, log: log, bots: map[string]*botOnline{}, quit: make(chan struct{}),
+		commands: netlimit.NewRates(netlimit.PerSecond(cfg.Rate, float64(cfg.Burst)), maxBuckets, nil)}
 }
 
 // shutdown ends every stream, now and from now on.
@@ -225,34 +224,8 @@ func (b *botHub) onGame(ev rooms.GameEvent) {
 	}
 }
 
-// allow takes a token from the bot's bucket.
-func (b *botHub) allow(id string, now time.Time) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	k := b.buckets[id]
-	if k == nil {
-		if len(b.buckets) >= maxBuckets {
-			full := time.Duration(float64(b.cfg.Burst) / b.cfg.Rate * float64(time.Second))
-			for id, k := range b.buckets {
-				if now.Sub(k.last) >= full { // full again: forgetting it changes nothing
-					delete(b.buckets, id)
-				}
-			}
-			if len(b.buckets) >= maxBuckets {
-				return false
-			}
-		}
-		k = &bucket{tokens: float64(b.cfg.Burst), last: now}
-		b.buckets[id] = k
-	}
-	k.tokens = min(float64(b.cfg.Burst), k.tokens+now.Sub(k.last).Seconds()*b.cfg.Rate)
-	k.last = now
-	if k.tokens < 1 {
-		return false
-	}
-	k.tokens--
-	return true
-}
+// allow takes a token from the bot's commands' bucket.
+func (b *botHub) allow(id string) bool { return b.commands.Allow(id) }
 
 // BotEvent is one line of GET /api/bot/stream/event.
 type BotEvent struct {
@@ -577,7 +550,7 @@ func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, do func(*roo
 	if !ok {
 		return
 	}
-	if !s.bots.allow(p.ID, time.Now()) {
+	if !s.bots.allow(p.ID) {
 		w.Header().Set("Retry-After", "1")
 		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited, "slow down: at most %g commands a second", s.cfg.BotAPI.Rate))
 		return

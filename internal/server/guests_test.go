@@ -15,7 +15,7 @@ import (
 func TestNewGuestsPerAddress(t *testing.T) {
 	const burst = 3
 	s := testserver.Start(t, func(c *server.Config) {
-		c.Hub.NewGuests = netlimit.NewRates(time.Hour, burst, 100, nil)
+		c.Hub.NewGuests = netlimit.NewRates(netlimit.Limit{Rate: 1, Per: time.Hour, Burst: burst}, 100, nil)
 	})
 	first := s.Hello(t, "g0", "")
 	for i := 1; i < burst; i++ {
