@@ -61,6 +61,7 @@ func (s *syncBuffer) String() string {
 // fails to accept for want of a descriptor, and /healthz answers
 // throughout.
 func TestFileDescriptorsNeverRunOut(t *testing.T) {
+	t.Parallel()
 	const files, attempts = 256, 400
 	bin := lobbybin.Build(t, false)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

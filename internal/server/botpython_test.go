@@ -53,6 +53,7 @@ func playAsPerson(t *testing.T, c *testserver.Client, room string, seat int) tes
 // it comes online, a person challenges it to queens tradicional, and it
 // plays the game to the end and exits.
 func TestPythonExampleBot(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Fatalf("python3 is needed for the Python client's test: %v", err)

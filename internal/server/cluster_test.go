@@ -35,9 +35,11 @@ func startNodes(t *testing.T, n int, ttl time.Duration) []*testserver.Server {
 // is played by a player on node 1 and watched from node 2; everyone sees
 // every seq, the spectator count and the opponent's presence.
 func TestClusterPlayersAndSpectatorsOnDifferentNodes(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 3, 2*time.Second)
 	for i, gc := range allGames {
 		t.Run(gc.game+"/"+gc.variant, func(t *testing.T) {
+			t.Parallel() // a room each
 			rng := rand.New(rand.NewPCG(uint64(i), 9))
 			a := nodes[i%3].Hello(t, "ana", "")
 			b := nodes[(i+1)%3].Hello(t, "bia", "")
@@ -91,6 +93,7 @@ func TestClusterPlayersAndSpectatorsOnDifferentNodes(t *testing.T) {
 // takes it over, and the game goes on to its end with everyone, the
 // player of the stopped node back through another node with its token.
 func TestClusterRoomMovesWhenItsNodeStops(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 3, 600*time.Millisecond)
 	rng := rand.New(rand.NewPCG(5, 5))
 	a := nodes[0].Hello(t, "ana", "")
@@ -132,6 +135,7 @@ func TestClusterRoomMovesWhenItsNodeStops(t *testing.T) {
 // TestClusterQuickMatchAcrossNodes: two players looking for the same game on
 // different nodes are matched into one room.
 func TestClusterQuickMatchAcrossNodes(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 2, 2*time.Second)
 	a := nodes[0].Hello(t, "ana", "")
 	b := nodes[1].Hello(t, "bia", "")
@@ -160,6 +164,7 @@ func seatOf(t *testing.T, c *testserver.Client, room string) *int {
 // TestClusterLobbyListsEveryNodesRooms: a public room served by one node is
 // in the other nodes' lobby and /api/rooms.
 func TestClusterLobbyListsEveryNodesRooms(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 2, 600*time.Millisecond)
 	a := nodes[0].Hello(t, "ana", "")
 	w := nodes[1].Hello(t, "watcher", "")
@@ -182,6 +187,7 @@ func TestClusterLobbyListsEveryNodesRooms(t *testing.T) {
 // node seats the remote player in the new room, and that player leaving is
 // seen there.
 func TestClusterRematchCarriesRemotePlayers(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 2, 2*time.Second)
 	a := nodes[0].Hello(t, "ana", "")
 	b := nodes[1].Hello(t, "bia", "")

@@ -13,6 +13,7 @@ import (
 // then a rate_limited refusal that creates nobody; a hello with a token
 // already given is never limited.
 func TestNewGuestsPerAddress(t *testing.T) {
+	t.Parallel()
 	const burst = 3
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Hub.NewGuests = netlimit.NewRates(netlimit.Limit{Rate: 1, Per: time.Hour, Burst: burst}, 100, nil)

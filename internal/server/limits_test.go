@@ -17,6 +17,7 @@ import (
 // the one room that fits once a game is finished; another player is not
 // affected.
 func TestPlayerRoomsCapAcrossConnections(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.Hub.MaxPlayerRooms = 2 })
 	first := s.Hello(t, "ana", "")
 	conns := []*testserver.Client{first}

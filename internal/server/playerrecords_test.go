@@ -54,6 +54,7 @@ func playResigned(t *testing.T, played map[string]bool, now *fakeclock.Clock, a,
 }
 
 func TestPlayerRecords(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	recs := memstore.NewRecords(memstore.WithRecordsClock(now.Now))
 	s := testserver.Start(t, func(c *server.Config) { c.Records, c.Now = recs, now.Now })
@@ -129,6 +130,7 @@ func TestPlayerRecords(t *testing.T) {
 // invitation) is listed only to its player, asking with their own token;
 // a bad token is refused, not taken for nobody.
 func TestPlayerRecordsPrivate(t *testing.T) {
+	t.Parallel()
 	recs := memstore.NewRecords()
 	s := testserver.Start(t, func(c *server.Config) { c.Records = recs })
 	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")

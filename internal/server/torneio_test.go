@@ -38,6 +38,7 @@ func postTorneio(t *testing.T, s *testserver.Server, token, body string, out any
 }
 
 func TestTorneioBadInput(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	c := s.Hello(t, "Ana", "")
 	ok := `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`
@@ -121,6 +122,7 @@ func (p *extPlayer) step(t *testing.T) {
 // over the WebSocket protocol, to the end; every pair played both seats, and
 // the standings the API shows are what the rooms' results say.
 func TestTorneioQueens(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Fatalf("python3 is needed for the Python bot in the tournament: %v", err)
@@ -246,6 +248,7 @@ func TestTorneioQueens(t *testing.T) {
 // game whose first move never came, the clock), and the tournament
 // finishes; gulosa wins all its games and every game has a winner.
 func TestTorneioAbsentAndGone(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.AbortAfter = time.Second })
 	absent := s.Hello(t, "Ausente", "")
 	absentID := absent.Player.ID
