@@ -103,10 +103,9 @@ type Config struct {
 	Cluster *Cluster
 	// Chat bounds every room's chat (zero fields: DefaultChatLimits).
 	Chat ChatLimits
-	// Records, when not nil, keeps the record of every finished game
-	// (archive.go), each write within RecordTimeout (default
-	// DefaultRecordTimeout).
-	Records       store.Records
+	// RecordTimeout bounds a write of a record outside a save (archive.go;
+	// default DefaultRecordTimeout): the saves of a finished room write its
+	// record into Store.Records themselves.
 	RecordTimeout time.Duration
 }
 

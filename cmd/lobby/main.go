@@ -258,7 +258,7 @@ func run(log *zap.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	cfg := server.Config{Catalog: server.Catalog(), Store: st, Records: openRecords(st, o), Log: log, Origins: allowed,
+	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
@@ -384,22 +384,13 @@ func connCap(asked int, st store.Store) (int, error) {
 	return budget, nil
 }
 
-// openRecords is the records store beside st: in the same Redis, or in
-// memory.
-func openRecords(st store.Store, o options) store.Records {
-	if rs, ok := st.(*redisstore.Store); ok {
-		return rs.Records(redisstore.WithRecordRetention(o.recordRetention))
-	}
-	return memstore.NewRecords(memstore.WithRecordRetention(o.recordRetention))
-}
-
 func openStore(ctx context.Context, o options) (store.Store, error) {
 	if o.redisURL == "" {
 		return memstore.New(memstore.WithRetention(o.retention), memstore.WithIdleRoomTTL(o.idleRoomTTL),
-			memstore.WithGuestTTL(o.guestTTL)), nil
+			memstore.WithGuestTTL(o.guestTTL), memstore.WithRecords(memstore.NewRecords(memstore.WithRecordRetention(o.recordRetention)))), nil
 	}
 	return openRedis(ctx, o.redisURL, o.prefix, redisstore.WithRetention(o.retention), redisstore.WithIdleRoomTTL(o.idleRoomTTL),
-		redisstore.WithGuestTTL(o.guestTTL))
+		redisstore.WithGuestTTL(o.guestTTL), redisstore.WithRecordRetention(o.recordRetention))
 }
 
 // chatLimits scales the default chat limits to player and room lines a

@@ -56,7 +56,7 @@ func playResigned(t *testing.T, played map[string]bool, now *fakeclock.Clock, a,
 func TestPlayerRecords(t *testing.T) {
 	now := fakeclock.New()
 	recs := memstore.NewRecords(memstore.WithRecordsClock(now.Now))
-	s := testserver.Start(t, func(c *server.Config) { c.Records, c.Now = recs, now.Now })
+	s := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = memstore.New(memstore.WithRecords(recs)), now.Now })
 	ana, bia, cai := s.Hello(t, "ana", ""), s.Hello(t, "bia", ""), s.Hello(t, "cai", "")
 	var rooms []string
 	seen := map[string]bool{}
@@ -130,7 +130,7 @@ func TestPlayerRecords(t *testing.T) {
 // a bad token is refused, not taken for nobody.
 func TestPlayerRecordsPrivate(t *testing.T) {
 	recs := memstore.NewRecords()
-	s := testserver.Start(t, func(c *server.Config) { c.Records = recs })
+	s := testserver.Start(t, func(c *server.Config) { c.Store = memstore.New(memstore.WithRecords(recs)) })
 	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
 	ana.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "private": true})
 	room := ana.Wait("room.joined", nil).Room

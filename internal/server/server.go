@@ -25,18 +25,16 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/torneio"
 )
 
 // Config is the server's configuration; zero values take defaults.
 type Config struct {
 	Catalog *engine.Catalog
-	Store   store.Store
-	// Records keeps the finished games' records apart from the rooms
-	// (docs/records.md); nil keeps them in memory (memstore.NewRecords).
-	Records store.Records
-	Log     *zap.Logger
+	// Store keeps the rooms, the players and, in its Records, the
+	// finished games' records (docs/records.md).
+	Store store.Store
+	Log   *zap.Logger
 	// Origins allowed for /ws besides the same origin.
 	Origins []string
 	// Bots is the bot pool size (default runtime.NumCPU()).
@@ -184,9 +182,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
-	if cfg.Records == nil {
-		cfg.Records = memstore.NewRecords()
-	}
 	if cfg.Bots <= 0 {
 		cfg.Bots = runtime.NumCPU()
 	}
@@ -246,7 +241,7 @@ func New(cfg Config) (*Server, error) {
 			ncfg.Liveness = lv
 		}
 	}
-	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool, Records: cfg.Records,
+	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
 		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
 		OnChange: func() {

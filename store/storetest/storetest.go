@@ -89,6 +89,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
 		{"PlayerNames", testPlayerNames},
+		{"SaveWritesRecord", testSaveWritesRecord},
+		{"RefusedSaveWritesNoRecord", testRefusedSaveWritesNoRecord},
+		{"RecordOnlyWithFinishedSnapshot", testRecordOnlyWithFinishedSnapshot},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}
