@@ -63,7 +63,9 @@ func (r *Records) PlayerRecordsKey(player string) string {
 
 // PublicRecordsKey is the key of a player's index of the games that were
 // not private.
-func (r *Records) PublicRecordsKey(player string) string { return r.PlayerRecordsKey(player) + ":public" }
+func (r *Records) PublicRecordsKey(player string) string {
+	return r.PlayerRecordsKey(player) + ":public"
+}
 
 // PutRecord implements store.Records.
 func (r *Records) PutRecord(ctx context.Context, e store.RecordEntry) error {
