@@ -256,7 +256,7 @@ func (s *Store) LiveKey() string { return s.prefix + "rooms:live" }
 // ARGV: seq, snapshot, players (JSON), live (0/1), finished (0/1), updated
 // (Unix µs), retention (ms), epoch (0: unfenced), idle-room TTL (ms),
 // log-only (0/1: no snapshot), prev (the seq a log-only save extends), the
-// record (”: none), the record's retention (ms), then the log entries to
+// record (empty: none), the record's retention (ms), then the log entries to
 // append.
 // Returns {1, seq} when written, {0, stored seq} when stale, {2, current
 // epoch} when fenced.
