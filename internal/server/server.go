@@ -392,7 +392,13 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.cfg.Store.Ping(ctx); err != nil {
-		http.Error(w, "store unreachable", http.StatusServiceUnavailable)
+		// The store answers but refuses writes for lack of memory: say
+		// so, it is the operator's to fix (maxmemory), not the network.
+		msg := "store unreachable"
+		if errors.Is(err, store.ErrOutOfMemory) {
+			msg = "store out of memory: " + err.Error()
+		}
+		http.Error(w, msg, http.StatusServiceUnavailable)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
