@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -108,13 +109,8 @@ var DefaultClock = protocol.TimeControl{Base: 60, Increment: 2}
 // ParseSpec decodes and checks a spec: a clear error for anything wrong.
 func ParseSpec(cat *engine.Catalog, body []byte) (Spec, error) {
 	var s Spec
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := jsonbody.DecodeStrict(body, &s); err != nil {
 		return Spec{}, fmt.Errorf("bad torneio: %v", err)
-	}
-	if dec.More() {
-		return Spec{}, fmt.Errorf("bad torneio: data after the object")
 	}
 	return s, s.Check(cat)
 }

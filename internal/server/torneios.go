@@ -3,12 +3,12 @@ package server
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/torneio"
@@ -79,13 +79,9 @@ func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxTorneioBody+1))
+	body, err := jsonbody.ReadAll(w, r, MaxTorneioBody)
 	if err != nil {
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "could not read the body"))
-		return
-	}
-	if len(body) > MaxTorneioBody {
-		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "the body is over %d bytes", MaxTorneioBody))
+		s.bodyError(w, err, MaxTorneioBody)
 		return
 	}
 	spec, err := torneio.ParseSpec(s.cfg.Catalog, body)
