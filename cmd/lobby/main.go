@@ -92,6 +92,7 @@ type options struct {
 	botCores                        int
 	memoryLimit                     int64
 	maxConns, maxConnsPerAddr       int
+	writeTimeout                    time.Duration
 	maxPlayerRooms                  int
 	guestsPerMinute                 int
 	chatPlayerLines, chatRoomLines  float64
@@ -145,6 +146,7 @@ func main() {
 	flag.Float64Var(&o.chatRoomLines, "chat-room-lines", envFloat("TABULEIRO_CHAT_ROOM_LINES", rooms.DefaultChatLimits.RoomLines), "chat lines a minute one room carries from everyone together (bursts and the byte budget scale with it: 20 lines and 32 KiB a minute at 120) (env TABULEIRO_CHAT_ROOM_LINES)")
 	flag.IntVar(&o.guestsPerMinute, "guests-per-minute", envInt("TABULEIRO_GUESTS_PER_MINUTE", defaultGuestsPerMinute), "new guest identities one client address may get a minute (and at once); 0 is no limit (env TABULEIRO_GUESTS_PER_MINUTE)")
 	flag.IntVar(&o.maxPlayerRooms, "max-player-rooms", envInt("TABULEIRO_MAX_PLAYER_ROOMS", hub.DefaultMaxPlayerRooms), "most unfinished rooms one player may hold, all the player's connections together (env TABULEIRO_MAX_PLAYER_ROOMS)")
+	flag.DurationVar(&o.writeTimeout, "write-timeout", envDuration("TABULEIRO_WRITE_TIMEOUT", server.DefaultWriteTimeout), "how long the answer to an HTTP request may take to write, on every path but /ws (whose writes have their own deadline); a client that does not read its answers is cut off past it (env TABULEIRO_WRITE_TIMEOUT)")
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
 	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
@@ -163,8 +165,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -record-retention, -abort-after, -guest-ttl and -idle-room-ttl must be positive")
+	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 || o.writeTimeout <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -record-retention, -abort-after, -guest-ttl, -idle-room-ttl and -write-timeout must be positive")
 		os.Exit(2)
 	}
 	if o.guestTTL < o.idleRoomTTL {
@@ -263,7 +265,8 @@ func run(log *zap.Logger, o options) error {
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
 		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
-		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
+		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies,
+			WriteTimeout: o.writeTimeout}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
 	cfg.Hub.MaxPlayerRooms = o.maxPlayerRooms
 	if o.guestsPerMinute > 0 {

@@ -108,7 +108,9 @@ type HTTPConfig struct {
 	// answer, on every route but /ws (default 30 s); IdleTimeout how long
 	// a kept-alive connection may wait for its next request (default 60 s).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// MaxHeaderBytes bounds a request's headers (default 16 KiB).
+	// MaxHeaderBytes bounds a request's line and headers together, in
+	// bytes (default 16 KiB, at least 4 KiB): one byte more is answered
+	// 431 (HTTPServer, httpBounds).
 	MaxHeaderBytes int
 }
 
@@ -163,7 +165,6 @@ type Server struct {
 	// Torneios runs the tournaments (torneios.go); nil when the store
 	// cannot keep them.
 	Torneios *torneio.Manager
-	mux      *http.ServeMux
 	// resolver names the client of a request; botClients counts each
 	// client's bot requests in flight.
 	resolver   *netlimit.Resolver
@@ -171,7 +172,7 @@ type Server struct {
 	replays    chan struct{} // a slot per replay running (records.go)
 	bots       *botHub       // the bot accounts online (botapi.go)
 	analyses   analyses      // the games being analysed (analysis.go)
-	handler    http.Handler  // mux, with the write deadline
+	handler    http.Handler  // the routes, with the write deadline and the header limit (httpBounds)
 }
 
 // New builds the service. The caller owns cfg.Store.
@@ -207,6 +208,7 @@ func New(cfg Config) (*Server, error) {
 	if hc.MaxHeaderBytes <= 0 {
 		hc.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
+	hc.MaxHeaderBytes = max(hc.MaxHeaderBytes, headerReadSlop+1)
 	if cfg.Replays <= 0 {
 		cfg.Replays = runtime.NumCPU()
 	}
@@ -295,8 +297,7 @@ func New(cfg Config) (*Server, error) {
 			http.Error(w, "404 page not found (the web client is not built in)", http.StatusNotFound)
 		})
 	}
-	s.mux = mux
-	s.handler = s.writeDeadline(mux)
+	s.handler = s.httpBounds(mux)
 	return s, nil
 }
 
@@ -312,12 +313,13 @@ func (s *Server) MetricsHandler() http.Handler {
 	return mux
 }
 
-// HTTPServer returns an http.Server for Handler with the configured
-// timeouts and header limit. Serve it on Listen's listener.
+// HTTPServer returns the http.Server that serves Handler (the write
+// deadline and the header limit included) with the configured timeouts.
+// Serve it on Listen's listener: cmd/lobby and the tests do.
 func (s *Server) HTTPServer() *http.Server {
 	hc := s.cfg.HTTP
-	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
-		IdleTimeout: hc.IdleTimeout, MaxHeaderBytes: hc.MaxHeaderBytes,
+	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
+		IdleTimeout: hc.IdleTimeout, MaxHeaderBytes: hc.MaxHeaderBytes - headerReadSlop,
 		ErrorLog: zap.NewStdLog(s.log.Named("http"))}
 	// Shutdown waits for the requests running: the bot API's streams,
 	// which never end by themselves, end as it begins.
@@ -332,17 +334,49 @@ func (s *Server) Listen(ln net.Listener) net.Listener {
 		Resolver: s.resolver, OnRefuse: func(reason string) { s.Metrics.Refused.WithLabelValues(reason).Inc() }}
 }
 
-// writeDeadline bounds how long an answer may take to write, on every path
-// but /ws: a WebSocket sets its own deadline on each write (hub). A
-// long-lived stream (an NDJSON feed, say) lifts it with
-// http.ResponseController and sets a deadline per write itself.
-func (s *Server) writeDeadline(h http.Handler) http.Handler {
+// headerReadSlop is what net/http's server reads past MaxHeaderBytes before
+// it refuses a request's headers (its "bufio slop", 4 KiB): HTTPServer
+// takes it off, so that the line and headers of a request are refused past
+// HTTPConfig.MaxHeaderBytes exactly, not 4 KiB later.
+const headerReadSlop = 4096
+
+// httpBounds is the handler of every request:
+//   - the write deadline bounds how long an answer may take to write, on
+//     every path but /ws: a WebSocket sets its own deadline on each write
+//     (hub). A long-lived stream (an NDJSON feed, say) lifts it with
+//     http.ResponseController and sets a deadline per write itself.
+//   - a request whose line and headers are longer than
+//     HTTPConfig.MaxHeaderBytes is answered 431. net/http refuses one past
+//     it before the handler runs, except for the part of a pipelined
+//     request it had read with the one before, which it does not count.
+func (s *Server) httpBounds(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/ws" {
 			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.HTTP.WriteTimeout))
 		}
+		if headerBytes(r) > s.cfg.HTTP.MaxHeaderBytes {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "431 Request Header Fields Too Large", http.StatusRequestHeaderFieldsTooLarge)
+			return
+		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// headerBytes is the length of r's request line and headers as a client
+// writes them ("Name: value" lines, CRLF, the blank line after them); Host
+// is the field net/http took out of the header map.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + 1 + len(r.RequestURI) + 1 + len(r.Proto) + 2 + 2
+	if r.Host != "" {
+		n += len("Host: ") + len(r.Host) + 2
+	}
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + 2 + len(v) + 2
+		}
+	}
+	return n
 }
 
 // Shutdown stops the service gracefully: no new connections, every room
