@@ -308,15 +308,20 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, perr)
 		return
 	}
-	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]rooms.Seat, 2)}
+	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]rooms.Seat, 2), For: p.ID}
 	spec.Seats[seat] = rooms.Seat{PlayerID: p.ID, Name: p.Name}
 	spec.Seats[1-seat] = rooms.Seat{PlayerID: botID, Name: name}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
+	// Create applies the cap on the unfinished rooms of the challenger and
+	// of the bot, as to every room made for players.
 	room, err := s.Rooms.Create(ctx, spec)
 	if err != nil {
 		status, perr := http.StatusBadRequest, protocol.AsError(err)
-		if perr.Code == protocol.CodeInternal {
+		switch {
+		case errors.Is(err, rooms.ErrTooManyRooms):
+			status = http.StatusConflict
+		case perr.Code == protocol.CodeInternal:
 			status = http.StatusServiceUnavailable
 		}
 		s.httpError(w, status, perr)

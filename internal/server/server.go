@@ -57,6 +57,11 @@ type Config struct {
 	AbortAfter time.Duration
 	// Chat bounds every room's chat (zero fields: rooms.DefaultChatLimits).
 	Chat rooms.ChatLimits
+	// MaxPlayerRooms is how many unfinished rooms one player may hold
+	// (default rooms.DefaultMaxPlayerRooms): every room made for players
+	// (room.create, quick match, a challenge, a rematch, a tournament's
+	// game) is refused past it (rooms.Config.MaxPlayerRooms).
+	MaxPlayerRooms int
 	// Now is the rooms' time source (default time.Now); tests inject one.
 	Now func() time.Time
 	// Root serves "/" (the web client); nil answers 404.
@@ -246,6 +251,7 @@ func New(cfg Config) (*Server, error) {
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
 		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
+		MaxPlayerRooms: cfg.MaxPlayerRooms,
 		OnChange: func() {
 			if h != nil {
 				h.LobbyChanged()
