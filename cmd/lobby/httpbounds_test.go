@@ -6,50 +6,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testkit/lobbybin"
 )
-
-// runLobby runs the real binary with args on a free address and returns
-// the address once it answers /healthz.
-func runLobby(t *testing.T, args ...string) string {
-	t.Helper()
-	bin := lobbybin.Build(t, false)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	var logs syncBuffer
-	cmd := exec.Command(bin, append([]string{"-addr", addr, "-warm-up=false", "-log-level", "warn"}, args...)...)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if resp, err := c.Get("http://" + addr + "/healthz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return addr
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the lobby never answered /healthz:\n%s", logs.String())
-		}
-	}
-}
 
 // dialSmall connects to addr with a 4 KiB receive buffer, so that a
 // client that does not read holds little in its kernel.
@@ -79,7 +42,7 @@ func dialSmall(t *testing.T, addr string) net.Conn {
 // binary served the routes without the deadline: every answer waited for
 // the client as long as it liked, issue 24).
 func TestWriteDeadlineInTheBinary(t *testing.T) {
-	addr := runLobby(t, "-write-timeout", "500ms")
+	addr := startLobby(t, "", "-write-timeout", "500ms").addr
 	resp, err := http.Get("http://" + addr + "/api/games")
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +81,7 @@ func TestWriteDeadlineInTheBinary(t *testing.T) {
 // 20 KB header (net/http adds 4 KiB to MaxHeaderBytes: it passed), and a
 // pipelined request whose start came with the one before.
 func TestHeaderLimitInTheBinary(t *testing.T) {
-	addr := runLobby(t)
+	addr := startLobby(t, "").addr
 	limit := server.DefaultMaxHeaderBytes
 	// request is a GET /healthz whose line and headers are size bytes.
 	request := func(size int) string {

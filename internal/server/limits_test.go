@@ -134,16 +134,9 @@ func TestRematchAndTorneioApplyTheCap(t *testing.T) {
 		challenges = append(challenges, ch.Room)
 	}
 	body := `{"game":"morris","entrants":[{"bot":"` + bot + `"},{"level":"facil"}],"partidas":[["3",1]]}`
-	var created struct{ ID string }
-	if code := postTorneio(t, s, ana.Token, body, &created); code != http.StatusCreated {
-		t.Fatalf("POST /api/torneios: %d", code)
-	}
-	var v torneio.View
-	eventually(t, "the tournament's games are started", func() bool {
-		v = torneio.View{}
-		s.GetJSON(t, "/api/torneios/"+created.ID, &v)
-		return len(v.Games) > 0 && v.Games[0].Room != ""
-	})
+	id := startTorneio(t, s, ana.Token, body)
+	v := torneioUntil(t, s, id, "the tournament's games are started",
+		func(v torneio.View) bool { return len(v.Games) > 0 && v.Games[0].Room != "" })
 	// The view is published once each started game's room was asked for.
 	for _, gm := range v.Games {
 		if gm.Room == "" {
@@ -159,9 +152,7 @@ func TestRematchAndTorneioApplyTheCap(t *testing.T) {
 	cai.Send(map[string]any{"type": "room.join", "room": challenges[0], "as": "player"})
 	cai.State(challenges[0], nil)
 	cai.Send(map[string]any{"type": "room.resign", "room": challenges[0]})
-	eventually(t, "a tournament game gets its room once the bot has a place", func() bool {
-		v = torneio.View{}
-		s.GetJSON(t, "/api/torneios/"+created.ID, &v)
+	torneioUntil(t, s, id, "a tournament game gets its room once the bot has a place", func(v torneio.View) bool {
 		for _, gm := range v.Games {
 			if _, err := s.Store.LoadRoom(t.Context(), gm.Room); gm.Room != "" && err == nil {
 				return true

@@ -172,16 +172,8 @@ func TestAbortedTorneioGamesAreRecorded(t *testing.T) {
 			b1, _ := s.RegisterBot(t, owner.Token, "um")
 			b2, _ := s.RegisterBot(t, owner.Token, "dois")
 			body := fmt.Sprintf(`{"game":"morris","entrants":[{"bot":%q},{"bot":%q}],"partidas":[["3",2]],"clock":{"base":60,"increment":0}}`, b1, b2)
-			var created struct{ ID string }
-			if code := postTorneio(t, s, owner.Token, body, &created); code != http.StatusCreated {
-				t.Fatalf("POST /api/torneios: %d", code)
-			}
-			var v torneio.View
-			eventually(t, "the tournament finishes", func() bool {
-				v = torneio.View{}
-				s.GetJSON(t, "/api/torneios/"+created.ID, &v)
-				return v.Status == torneio.StatusFinished
-			})
+			v := torneioUntil(t, s, startTorneio(t, s, owner.Token, body), "the tournament finishes",
+				func(v torneio.View) bool { return v.Status == torneio.StatusFinished })
 			if len(v.Games) == 0 {
 				t.Fatal("a tournament without games")
 			}
@@ -238,4 +230,27 @@ func TestResignThenLeaveTenOfTen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startTorneio posts the tournament body with token and returns its id.
+func startTorneio(t *testing.T, s *testserver.Server, token, body string) string {
+	t.Helper()
+	var created struct{ ID string }
+	if code := postTorneio(t, s, token, body, &created); code != http.StatusCreated {
+		t.Fatalf("POST /api/torneios: %d", code)
+	}
+	return created.ID
+}
+
+// torneioUntil reads tournament id until cond holds of its view (what
+// says what it waits for), and returns that view.
+func torneioUntil(t *testing.T, s *testserver.Server, id, what string, cond func(torneio.View) bool) torneio.View {
+	t.Helper()
+	var v torneio.View
+	eventually(t, what, func() bool {
+		v = torneio.View{}
+		s.GetJSON(t, "/api/torneios/"+id, &v)
+		return cond(v)
+	})
+	return v
 }
