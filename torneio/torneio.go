@@ -83,11 +83,11 @@ type Standing struct {
 // View is a tournament as GET /api/torneios/{id} shows it. A published View
 // is never changed.
 type View struct {
-	ID       string    `json:"id"`
-	Game     string    `json:"game"`
-	Status   string    `json:"status"`
-	Owner    string    `json:"owner"`
-	Created  time.Time `json:"created"`
+	ID      string    `json:"id"`
+	Game    string    `json:"game"`
+	Status  string    `json:"status"`
+	Owner   string    `json:"owner"`
+	Created time.Time `json:"created"`
 	// Deadline is when a tournament that invites people starts at the
 	// latest, without those who did not accept (absent when it invited
 	// nobody).
