@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  startServer, launch, person, closeAll, noErrors, setLang, boardsOnScreen, waitFor, sleep, assertContrast, PHONE, DESKTOP, LANGS, SHOTS,
+  startServer, launch, person, closeAll, noErrors, setLang, watchFirstTorneioGame, waitFor, sleep, assertContrast, PHONE, DESKTOP, LANGS, SHOTS,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
 
@@ -128,13 +128,7 @@ test('a tournament created, answered and watched to the end from the page', asyn
   assert.equal(await withdrawn.textContent(), 'Not playing: Bia (declined), Cid (did not answer)');
 
   // Watching: a game one click away, its board on screen.
-  const first = ana.page.locator('.torneio-games a').first();
-  await first.waitFor();
-  await first.click();
-  await ana.page.waitForURL(/\/r\/[A-Za-z0-9_-]+\?watch=1$/);
-  await boardsOnScreen(ana.page, 'a tournament game');
-  await ana.page.goBack();
-  await ana.page.waitForURL(`**/t/${id}`);
+  await watchFirstTorneioGame(ana.page, id);
 
   // The lobby lists it while it runs (Bia's, on her phone).
   await bia.page.reload();
