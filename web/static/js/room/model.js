@@ -18,7 +18,7 @@
 //                   gone, its record asked for), 'archive' (the record), 'missing' (neither)
 //   st              the last room.state as the server sent it (or as the record gives it)
 //   recv            when st came (step's now), the clocks' base
-//   moves           the history, [{seat, move}]
+//   moves           the history, [{seat, move, ...}] as the server gives it (the record's moves carry `ms`)
 //   positions       positions[i] is the position after move i (0: the start); it may have holes
 //   cursor          the replay: the index shown, null for the live position
 //   records         the server's record: {status: 'idle'|'loading'|'none'} or {status: 'loaded', record}
@@ -203,7 +203,7 @@ function adopt(m, rec) {
   let { moves, positions, chat } = m;
   const rm = Array.isArray(rec.moves) ? rec.moves : [];
   if (Array.isArray(rec.positions) && rm.every((x, i) => !moves[i] || sameMove(x, moves[i]))) {
-    if (rm.length > moves.length) moves = rm.map((x) => ({ seat: x.seat, move: x.move }));
+    if (rm.length > moves.length) moves = rm;
     positions = positions.slice();
     rec.positions.forEach((p, i) => { if (p && (i < moves.length || !positions[i])) positions[i] = p; });
   }
@@ -215,7 +215,7 @@ function adopt(m, rec) {
 // players (none of them here), its result.
 function archive(m, rec) {
   const pos = Array.isArray(rec.positions) ? rec.positions : [];
-  const moves = (rec.moves || []).map((x) => ({ seat: x.seat, move: x.move }));
+  const moves = Array.isArray(rec.moves) ? rec.moves : [];
   const st = {
     room: m.room, game: rec.game, variant: rec.variant, seq: 0, status: 'finished', spectators: 0,
     players: (rec.players || []).map((p) => ({ ...p, connected: false })), turn: null, legal: [],
