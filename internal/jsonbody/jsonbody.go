@@ -23,31 +23,30 @@ var (
 	// deadline.
 	ErrTooSlow = errors.New("the body came too slowly")
 	// ErrMalformed wraps every decoding error: not JSON, not the value
-	// expected, data after the value, an unknown field (DecodeStrict).
+	// expected, data after the value.
+	// The decoder's own error is wrapped too (a *json.SyntaxError, say).
 	ErrMalformed = errors.New("malformed JSON body")
+	// ErrEmpty (with ErrMalformed): the body holds no JSON value.
+	ErrEmpty = errors.New("no JSON value")
+	// ErrTrailing (with ErrMalformed): data follows the JSON value.
+	ErrTrailing = errors.New("data after the JSON value")
 )
 
 // Decode decodes data into v: data must be exactly one JSON value, with
 // only JSON whitespace (space, tab, CR, LF) around it. It accepts what
-// json.Valid accepts and nothing else.
-func Decode(data []byte, v any) error { return decode(data, v, false) }
-
-// DecodeStrict is Decode refusing, too, object fields v has no place for.
-func DecodeStrict(data []byte, v any) error { return decode(data, v, true) }
-
-func decode(data []byte, v any, strict bool) error {
+// json.Valid accepts and nothing else. (The engines' setups and snapshots
+// have their own strict reading, engine.DecodeStrict, which refuses
+// unknown fields too.)
+func Decode(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if strict {
-		dec.DisallowUnknownFields()
-	}
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {
-			err = errors.New("no JSON value")
+			err = ErrEmpty
 		}
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
-		return fmt.Errorf("%w: data after the JSON value at byte %d", ErrMalformed, len(data)-len(rest))
+		return fmt.Errorf("%w: %w at byte %d", ErrMalformed, ErrTrailing, len(data)-len(rest))
 	}
 	return nil
 }

@@ -16,41 +16,35 @@ type body struct {
 
 func TestDecode(t *testing.T) {
 	tests := []struct {
-		in           string
-		ok, strictOK bool
-		name         string
+		in   string
+		want error // nil: taken
+		name string
 	}{
-		{`{"name":"ana","n":1}`, true, true, "ana"},
-		{" \t\r\n{\"name\":\"ana\"} \n\t\r", true, true, "ana"},
-		{`{"name":"ana","x":1}`, true, false, "ana"},
-		{`{"name":"ana"} x`, false, false, ""},
-		{`{"name":"ana"}}`, false, false, ""},
-		{`{"name":"ana"}]`, false, false, ""},
-		{`{"name":"ana"}{}`, false, false, ""},
-		{`{"name":"ana"} {"name":"bia"}`, false, false, ""},
-		{`{"name":"ana"}` + "\x00", false, false, ""},
-		{`{"name":"ana"}` + "\v", false, false, ""},
-		{`{"name":"ana"}` + "\u00a0", false, false, ""},
-		{``, false, false, ""},
-		{`   `, false, false, ""},
-		{`{`, false, false, ""},
-		{`[]`, false, false, ""},
-		{`{"n":"1"}`, false, false, ""},
+		{`{"name":"ana","n":1}`, nil, "ana"},
+		{" \t\r\n{\"name\":\"ana\"} \n\t\r", nil, "ana"},
+		{`{"name":"ana","x":1}`, nil, "ana"},
+		{`{"name":"ana"} x`, ErrTrailing, ""},
+		{`{"name":"ana"}}`, ErrTrailing, ""},
+		{`{"name":"ana"}]`, ErrTrailing, ""},
+		{`{"name":"ana"}{}`, ErrTrailing, ""},
+		{`{"name":"ana"} {"name":"bia"}`, ErrTrailing, ""},
+		{`{"name":"ana"}` + "\x00", ErrTrailing, ""},
+		{`{"name":"ana"}` + "\v", ErrTrailing, ""},
+		{`{"name":"ana"}` + "\u00a0", ErrTrailing, ""},
+		{``, ErrEmpty, ""},
+		{`   `, ErrEmpty, ""},
+		{`{`, ErrMalformed, ""},
+		{`[]`, ErrMalformed, ""},
+		{`{"n":"1"}`, ErrMalformed, ""},
 	}
 	for _, tc := range tests {
-		for _, strict := range []bool{false, true} {
-			var v body
-			err := decode([]byte(tc.in), &v, strict)
-			want := tc.ok
-			if strict {
-				want = tc.strictOK
-			}
-			if (err == nil) != want || err != nil && !errors.Is(err, ErrMalformed) {
-				t.Errorf("decode(%q, strict %v) = %v, want ok %v (errors wrapping ErrMalformed)", tc.in, strict, err, want)
-			}
-			if err == nil && v.Name != tc.name {
-				t.Errorf("decode(%q) gave %+v", tc.in, v)
-			}
+		var v body
+		err := Decode([]byte(tc.in), &v)
+		switch {
+		case tc.want == nil && err != nil, tc.want != nil && (!errors.Is(err, tc.want) || !errors.Is(err, ErrMalformed)):
+			t.Errorf("Decode(%q) = %v, want %v (wrapping ErrMalformed)", tc.in, err, tc.want)
+		case err == nil && v.Name != tc.name:
+			t.Errorf("Decode(%q) gave %+v", tc.in, v)
 		}
 	}
 }

@@ -92,6 +92,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"SaveWritesRecord", testSaveWritesRecord},
 		{"RefusedSaveWritesNoRecord", testRefusedSaveWritesNoRecord},
 		{"RecordOnlyWithFinishedSnapshot", testRecordOnlyWithFinishedSnapshot},
+		{"BotsOpen", testBotsOpen},
+		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}
