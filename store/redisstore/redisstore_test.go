@@ -479,8 +479,8 @@ func TestRecordsConformance(t *testing.T) {
 	t.Parallel()
 	addr := redistest.Start(t)
 	storetest.RunRecords(t, func(t *testing.T, retention time.Duration) store.Records {
-		s := newStore(t, addr)
+		s := newStore(t, addr, redisstore.WithRecordRetention(retention))
 		t.Cleanup(func() { _ = s.Close() })
-		return s.Records(redisstore.WithRecordRetention(retention))
+		return s.Records()
 	})
 }

@@ -92,6 +92,11 @@ func Run(t *testing.T, newStore Factory) {
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
 		{"PlayerNames", testPlayerNames},
+		{"SaveWritesRecord", testSaveWritesRecord},
+		{"RefusedSaveWritesNoRecord", testRefusedSaveWritesNoRecord},
+		{"RecordOnlyWithFinishedSnapshot", testRecordOnlyWithFinishedSnapshot},
+		{"BotsOpen", testBotsOpen},
+		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	ttls := map[string]TTLs{"GuestsExpireUnlessRenewed": shortTTLs, "SeatedGuestsKeepTheirIdentity": shortTTLs,
