@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -103,7 +104,7 @@ func TestBotPlaysOverHTTP(t *testing.T) {
 	s := testserver.Start(t, func(c *server.Config) { c.BotAPI.Heartbeat = 50 * time.Millisecond })
 	ana := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, ana.Token, "robo")
-	var list struct{ Bots []server.BotInfo }
+	var list struct{ Bots []httpapi.BotInfo }
 	s.GetJSON(t, "/api/bots", &list)
 	if len(list.Bots) != 0 {
 		t.Fatalf("no stream open, yet listed: %+v", list)

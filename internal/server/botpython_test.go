@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
@@ -18,7 +18,7 @@ func waitBotOnline(t *testing.T, s *testserver.Server, id string, out func() str
 	t.Helper()
 	deadline := time.Now().Add(testserver.Timeout)
 	for {
-		var list struct{ Bots []server.BotInfo }
+		var list struct{ Bots []httpapi.BotInfo }
 		s.GetJSON(t, "/api/bots", &list)
 		for _, b := range list.Bots {
 			if b.ID == id {

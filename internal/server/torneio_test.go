@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -53,7 +54,7 @@ func TestTorneioBadInput(t *testing.T) {
 		{"one entrant", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", "2 to 16 entrants"},
 		{"too many games", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"},{"level":"apressado"},{"level":"forte"}],"partidas":[["tradicional",50],["grande",50],["impar",50],["x-random",50]]}`, 400, "bad_request", "at most 240"},
 		{"not json", c.Token, `{"game":`, 400, "bad_request", "a torneio is one JSON object"},
-		{"too large", c.Token, `{"game":"` + strings.Repeat("x", server.MaxTorneioBody) + `"}`, 413, "too_large", "bytes"},
+		{"too large", c.Token, `{"game":"` + strings.Repeat("x", httpapi.MaxTorneioBody) + `"}`, 413, "too_large", "bytes"},
 	}
 	for _, tt := range tests {
 		var e apiError

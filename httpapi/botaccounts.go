@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/hub"
-	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -114,67 +113,6 @@ func (s *Server) routeBots(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/bot/game/{room}/stream", s.botGameStream)
 	mux.HandleFunc("POST /api/bot/game/{room}/move/{move}", s.botGameMove)
 	mux.HandleFunc("POST /api/bot/game/{room}/resign", s.botGameResign)
-}
-
-// bearer returns the player whose token the request carries in
-// "Authorization: Bearer", or answers 401 and returns false.
-func (s *Server) bearer(w http.ResponseWriter, r *http.Request) (store.Player, bool) {
-	auth := r.Header.Get("Authorization")
-	scheme, token, ok := strings.Cut(auth, " ")
-	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || len(token) > 256 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tabuleiro"`)
-		s.httpError(w, http.StatusUnauthorized, protocol.Errorf(protocol.CodeUnauthorized, `send your token as "Authorization: Bearer <token>"`))
-		return store.Player{}, false
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-	defer cancel()
-	p, err := s.cfg.Store.PlayerByToken(ctx, hub.HashToken(token))
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tabuleiro", error="invalid_token"`)
-		s.httpError(w, http.StatusUnauthorized, protocol.Errorf(protocol.CodeUnauthorized, "unknown token"))
-		return store.Player{}, false
-	case err != nil:
-		s.log.Warn("player by token", zap.Error(err))
-		w.Header().Set("Retry-After", "2")
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not look up the token, try again"))
-		return store.Player{}, false
-	}
-	return p, true
-}
-
-// bearerBot is bearer for the paths only a bot account may use.
-func (s *Server) bearerBot(w http.ResponseWriter, r *http.Request) (store.Player, bool) {
-	p, ok := s.bearer(w, r)
-	if ok && !store.IsBotID(p.ID) {
-		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "this path is for bot accounts: register one with POST /api/bots"))
-		return store.Player{}, false
-	}
-	return p, ok
-}
-
-// decodeBody decodes a JSON body of at most limit bytes into v, or
-// answers the error: every JSON body of the API is read so (jsonbody:
-// exactly one JSON value, nothing after it).
-func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) bool {
-	if err := jsonbody.Read(w, r, limit, v); err != nil {
-		s.bodyError(w, err, limit)
-		return false
-	}
-	return true
-}
-
-// bodyError answers a body of at most limit bytes that jsonbody refused.
-func (s *Server) bodyError(w http.ResponseWriter, err error, limit int64) {
-	switch {
-	case errors.Is(err, jsonbody.ErrTooLarge):
-		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "the body is over %d bytes", limit))
-	case errors.Is(err, jsonbody.ErrTooSlow):
-		s.httpError(w, http.StatusRequestTimeout, protocol.Errorf(protocol.CodeBadRequest, "the body came too slowly"))
-	default:
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%v", err))
-	}
 }
 
 // RegisterBotRequest is the body of POST /api/bots.
