@@ -24,9 +24,11 @@ func (r *Room) botVersion(seat int) int64 {
 	return r.seatMoves[seat]
 }
 
-// scheduleBots asks the pool for every bot seat that may move now.
+// scheduleBots asks the pool for every bot seat that may move now. A bot
+// never resumes a game from its stone-removal phase: it accepts instead
+// (scoring.go).
 func (r *Room) scheduleBots() {
-	if r.status != StatusPlaying || r.m.cfg.Pool == nil {
+	if r.status != StatusPlaying || r.m.cfg.Pool == nil || r.inScoring() {
 		return
 	}
 	if r.botPending == nil {
@@ -47,7 +49,7 @@ func (r *Room) scheduleBots() {
 }
 
 func (r *Room) submitBot(seat int) {
-	if r.status != StatusPlaying || len(r.state.Legal(seat)) == 0 {
+	if r.status != StatusPlaying || r.inScoring() || len(r.state.Legal(seat)) == 0 {
 		r.botPending[seat] = false
 		return
 	}
