@@ -3,14 +3,13 @@
 // move, captures, the live area score and, at the end, each side's area on
 // the board. Where the points are small on screen (13x13 and 19x19 on a
 // phone) a tap selects a point and a second tap, or the confirm button,
-// plays it, as on OGS. In go's stone-removal phase the dead stones are
-// crossed out and a click on a stone toggles its group.
+// plays it, as on OGS. In the stone-removal phase a click toggles a group.
 import { s, h, put } from '../dom.js';
+import { num } from '../i18n.js';
 import { Grid, legalFor, stoneWord, MINI, miniFrame, miniDisc } from './common.js';
 
-// What the page needs of go besides its board (games/index.js): the
-// lobby's first computer level, the SGF download, and the default komi
-// of a game with a friend (as OGS under area rules; with stone removal).
+// About go (games/index.js): the lobby's first level, the SGF download,
+// the komi of a game with a friend.
 export const about = { level: 'facil', sgf: true, komi: (v) => (v === '9' ? 7.5 : 6.5) };
 
 const S = 40, M = 44, LET = 'ABCDEFGHIJKLMNOPQRS';
@@ -109,10 +108,8 @@ export function create(ctx) {
       const own = area && area[r] ? area[r][c] : '.';
       const kids = [];
       if (ch !== '.') {
-        const gone = dead.has(m);
-        kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ${ch === 'X' ? 'black' : 'white'}${gone ? ' dead' : ''}` }));
-        if (gone) kids.push(s('path', { d: `M${P(c) - 8} ${P(r) - 8}l16 16m0-16l-16 16`, class: 'dead-mark' }));
-        else if (lm === m) kids.push(s('rect', { x: P(c) - 7, y: P(r) - 7, width: 14, height: 14, class: ch === 'X' ? 'last-mark on-black' : 'last-mark on-white' }));
+        kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ${ch === 'X' ? 'black' : 'white'}${dead.has(m) ? ' dead' : ''}` }));
+        if (lm === m && !dead.has(m)) kids.push(s('rect', { x: P(c) - 7, y: P(r) - 7, width: 14, height: 14, class: ch === 'X' ? 'last-mark on-black' : 'last-mark on-white' }));
       } else if (selected === m) {
         kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ghost ${opts && opts.seat === 1 ? 'white' : 'black'}` }),
           s('circle', { cx: P(c), cy: P(r), r: S * 0.52, class: 'select-ring' }));
@@ -121,6 +118,7 @@ export function create(ctx) {
       if ((own === 'X' || own === 'O') && ch !== own) {
         kids.push(s('rect', { x: P(c) - 8, y: P(r) - 8, width: 16, height: 16, class: own === 'X' ? 'area black' : 'area white' }));
       }
+      if (dead.has(m)) kids.push(s('path', { d: `M${P(c) - 11} ${P(r) - 11}l22 22m0-22l-22 22`, class: 'dead-mark' }));
       slot.replaceChildren(...kids);
       cells[r][c].classList.toggle('legal', legal.includes(m));
       cells[r][c].classList.toggle('markable', scoring && ch !== '.' && !!(opts && opts.interactive));
@@ -146,7 +144,7 @@ export function create(ctx) {
     const area = Array.isArray(st.area);
     const key = (area || st.status !== 'playing' ? 'go.scoreFinal' : 'go.score') + (st.komi != null ? 'Komi' : '');
     put(info,
-      h('div', { class: 'score-line' }, t(key, { black: sc.black ?? '–', white: sc.white ?? '–', komi: st.komi })),
+      h('div', { class: 'score-line' }, t(key, { black: sc.black ?? '–', white: sc.white ?? '–', komi: num(st.komi ?? 0) })),
       h('div', { class: 'caps-line' }, t('go.caps', { black: `${caps.black}${plus}`, white: `${caps.white}${plus}` })),
       h('div', { class: 'last-line' }, lm ? t('go.last', { who: t(st.lastMove.seat === 0 ? 'go.black' : 'go.white'), move: lm === 'pass' ? t('move.pass') : lm }) : t('go.noMove')),
       area ? h('div', { class: 'area-key' }, t('go.areaKey')) : null,
