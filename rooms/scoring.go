@@ -165,25 +165,12 @@ func (r *Room) askJudge() {
 			if dead, ok := strings.CutPrefix(res.Move, "dead:"); ok && res.Err == nil && !res.Fallback {
 				a.dead, a.ok = strings.Fields(dead), true
 			}
-			select {
-			case answers <- a: // one job at a time: there is always room
-			default:
-				log.Error("judge answer dropped: the room's mailbox is full", zap.String("room", id))
-			}
+			deliver(answers, a, log, id, "judge answer") // one job at a time
 		}}
-	switch err := r.m.cfg.Pool.TrySubmit(job); err {
-	case nil:
-	case botpool.ErrBusy:
-		r.score.judging = false
-		r.later(20*time.Millisecond, func() {
-			if r.inScoring() && !r.score.proposed {
-				r.askJudge()
-			}
-		})
-	default:
+	r.submit(job, func() { r.score.judging = false; r.proposeDead() }, func() {
 		r.score.judging = false
 		r.judged(judgeAnswer{version: version, ok: true}) // no pool: nothing proposed dead
-	}
+	})
 }
 
 // judged takes the judge's answer: unless the position changed meanwhile

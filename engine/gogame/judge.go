@@ -18,9 +18,10 @@ var judgePlayouts = map[int]int{9: 2000, 13: 1000, 19: 600}
 // judgePlayouts) with the playout policy of the strong bots (captures,
 // escapes from atari, shapes; no own eye filled) to two passes, and
 // counts, for every stone, the playouts at whose end its intersection is
-// the opponent's (a stone of the opponent, or an empty intersection
-// bordered by the opponent alone): a chain is dead when that happens in
-// more than half of them, over its stones. The answer is in reading order
+// the opponent's (a stone of the opponent, or an empty intersection whose
+// neighbouring stones are all the opponent's): a chain is dead when that
+// happens in more than half of them, over its stones. The answer is in
+// reading order
 // and depends only on the position, the budget and budget.Seed. It does
 // not change s; it runs a search (one engine search slot, yielding like
 // the bots'), so it belongs on a clone off the room's goroutine.
@@ -37,7 +38,6 @@ func (s *state) Judge(budget engine.Budget) []string {
 	}
 	root.passes = 0
 	sim := NewPlayout(n)
-	owner := make([]color, len(root.cells))
 	lost := make([]int32, len(b.cells)) // playouts that ended with q the opponent's
 	buf := make([]int, 0, 64)
 	rng := rand.New(rand.NewPCG(budget.Seed, 0x5c0e))
@@ -52,9 +52,8 @@ func (s *state) Judge(budget engine.Budget) []string {
 		for sim.passes < 2 && sim.moves < limit {
 			last = sim.policyMove(rng, last, buf)
 		}
-		sim.owners(owner)
 		for q, c := range b.cells {
-			if c != empty && owner[root.point(q)] == c.opponent() {
+			if c != empty && sim.ownerAt(root.point(q)) == c.opponent() {
 				lost[q]++
 			}
 		}
@@ -103,51 +102,22 @@ func sortedByPoint(geo *geometry, names []string) []string {
 	return out
 }
 
-// owners writes who each point of the board counts for at the end of a
-// playout, indexed like cells: the color of its stone, the color that
-// alone borders its empty region, or empty for neither (and the frame).
-func (p *Playout) owners(out []color) {
-	var stack [512]int16
-	region := make([]int16, 0, 64)
-	seen := p.seen
-	clear(seen)
-	for v, c := range p.cells {
-		switch c {
-		case black, white:
-			out[v] = c
-			continue
-		case colorBorder:
-			out[v] = empty
-			continue
-		}
-		if seen[v] {
-			continue
-		}
-		borders := color(0)
-		region = region[:0]
-		st := append(stack[:0], int16(v))
-		seen[v] = true
-		for len(st) > 0 {
-			u := int(st[len(st)-1])
-			st = st[:len(st)-1]
-			region = append(region, int16(u))
-			for _, w := range [4]int{u - p.stride, u - 1, u + 1, u + p.stride} {
-				switch cw := p.cells[w]; cw {
-				case empty:
-					if !seen[w] {
-						seen[w] = true
-						st = append(st, int16(w))
-					}
-				case black, white:
-					borders |= cw
-				}
-			}
-		}
-		if borders != black && borders != white {
-			borders = empty
-		}
-		for _, u := range region {
-			out[u] = borders
+// ownerAt is who the point v counts for at the end of a playout: the
+// colour of its stone; for an empty point (an eye, most often, once a
+// playout passed twice) the colour of the stones around it when they are
+// all of one colour; else empty.
+func (p *Playout) ownerAt(v int) color {
+	if c := p.cells[v]; c != empty {
+		return c
+	}
+	around := color(0)
+	for _, w := range [4]int{v - p.stride, v - 1, v + 1, v + p.stride} {
+		if c := p.cells[w]; c == black || c == white {
+			around |= c
 		}
 	}
+	if around == black || around == white {
+		return around
+	}
+	return empty
 }
