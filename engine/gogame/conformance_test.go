@@ -148,11 +148,14 @@ func TestConformanceWithOptions(t *testing.T) {
 		{engine.Options{Komi: -7.5, Handicap: 9}, nil, 300},
 	} {
 		t.Run(fmt.Sprintf("%+v setup=%v", tc.opts, tc.setup != nil), func(t *testing.T) {
-			scored := 0
+			scored, games := 0, 8
+			if testing.Short() {
+				games = 3
+			}
 			enginetest.Check(t, optionsGame{opts: tc.opts}, enginetest.Config{
 				Variant:         "9",
 				Setup:           tc.setup,
-				Games:           8,
+				Games:           games,
 				MaxPlies:        tc.plies,
 				AllowUnfinished: true,
 				Probes:          probes,

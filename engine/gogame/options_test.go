@@ -399,8 +399,9 @@ func TestJudge(t *testing.T) {
 	if after, _ := s.MarshalJSON(); string(after) != string(before) {
 		t.Fatal("Judge changed the state")
 	}
-	if again := s.Judge(engine.Budget{Seed: 1}); !slices.Equal(again, got) {
-		t.Fatalf("the same seed judged %v, then %v", got, again)
+	small := engine.Budget{Seed: 3, Work: 300}
+	if a, b := s.Judge(small), s.Judge(small); !slices.Equal(a, b) {
+		t.Fatalf("the same seed and budget judged %v, then %v", a, b)
 	}
 	// Two walls and nothing else: everything lives.
 	var moves []string
@@ -409,7 +410,7 @@ func TestJudge(t *testing.T) {
 	}
 	alive := newWith(t, "9", "", engine.Options{Removal: true})
 	enginetest.Replay(t, alive, append(moves, Pass, Pass)...)
-	if got := alive.Judge(engine.Budget{Seed: 2}); len(got) != 0 {
+	if got := alive.Judge(engine.Budget{Seed: 2, Work: 500}); len(got) != 0 {
 		t.Fatalf("judged dead %v on a board where everything lives", got)
 	}
 }
