@@ -446,3 +446,24 @@ func TestScoringSnapshotRefusals(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJudge is the server's proposal at the default budget on each
+// board, from a position after two passes: the cost docs/engines/go.md
+// quotes for the bot pool's judge job.
+//
+//	go test -run '^$' -bench Judge -benchtime 5x ./engine/gogame/
+func BenchmarkJudge(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := newWith(b, strconv.Itoa(n), "", engine.Options{Removal: true})
+			var moves []string
+			for row := 1; row <= n; row++ {
+				moves = append(moves, "E"+strconv.Itoa(row), "F"+strconv.Itoa(row))
+			}
+			enginetest.Replay(b, s, append(moves, "C3", "B5", Pass, Pass)...)
+			for i := 0; b.Loop(); i++ {
+				s.Judge(engine.Budget{Seed: uint64(i)})
+			}
+		})
+	}
+}
