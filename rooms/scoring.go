@@ -53,9 +53,9 @@ type scoring struct {
 }
 
 // JudgeTimeout is the least time the judge's job is given in the bot pool:
-// its work is bounded (engine.Scoring.Judge's budget, some tens of
-// milliseconds), so the deadline only guards against a machine so loaded
-// that it would rather propose nothing than wait longer.
+// its work is bounded (engine.Scoring.Judge's budget, under half a second
+// on 19x19), so the deadline only guards against a machine so loaded that
+// it had better propose nothing than wait longer.
 const JudgeTimeout = 10 * time.Second
 
 // judgeAnswer is the judge's proposal for the position at version.

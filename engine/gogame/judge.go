@@ -7,9 +7,10 @@ import (
 )
 
 // judgePlayouts is the default budget of Judge by board size: a few
-// thousand playouts of the strong bots' policy, each from the position
-// as it stands, some tens of milliseconds on every board
-// (docs/engines/go.md, "Stone removal").
+// thousand playouts of the strong bots' policy, each from the position as
+// it stands; a tenth to a third of a second a proposal on the loaded
+// development machine (BenchmarkJudge; docs/engines/go.md, "Komi,
+// handicap and stone removal").
 var judgePlayouts = map[int]int{9: 2000, 13: 1000, 19: 600}
 
 // Judge is the server's proposal of the dead stones of the position: the
