@@ -38,6 +38,11 @@ func (r *Room) finish(out engine.Outcome) {
 
 // play applies a move for seat: validate, apply, persist, broadcast.
 func (r *Room) play(seat int, move string, by string) *protocol.Error {
+	return r.playNoted(seat, move, by, "")
+}
+
+// playNoted is play with the mover's info (botnotes.go), "" for none.
+func (r *Room) playNoted(seat int, move, by, info string) *protocol.Error {
 	if r.status == StatusFinished {
 		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
 	}
@@ -65,8 +70,9 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
 	r.history = append(r.history, *r.lastMove)
-	e := logEntry{Kind: "move", Seat: &seat, Move: move, By: by, Ms: r.moveTook(seat, now)}
+	e := logEntry{Kind: "move", Seat: &seat, Move: move, By: by, Ms: r.moveTook(seat, now), Info: info}
 	r.rec.moveMs = append(r.rec.moveMs, e.Ms)
+	r.rec.notes.noteMove(len(r.history), info)
 	r.clockMoved(seat, now)
 	if c := r.clock; c != nil {
 		left := c.left[seat].Milliseconds()

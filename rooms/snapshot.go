@@ -27,8 +27,12 @@ type snapshotV1 struct {
 	ClockMs []int64     `json:"clockMs,omitempty"`
 	Offers  *offersSnap `json:"offers,omitempty"`
 	// ChatState holds the mutes and the spectators' chat switch (chat.go).
-	ChatState *chatSnap       `json:"chatState,omitempty"`
-	Engine    json.RawMessage `json:"engine"`
+	ChatState *chatSnap `json:"chatState,omitempty"`
+	// MoveInfo (beside MoveLog, as long as its last move with a note)
+	// and Faults are the bot accounts' notes (botnotes.go).
+	MoveInfo []string        `json:"moveInfo,omitempty"`
+	Faults   []faultSnap     `json:"faults,omitempty"`
+	Engine   json.RawMessage `json:"engine"`
 }
 
 // offersSnap is Room.offers in a snapshot; absent when it holds nothing.
@@ -149,6 +153,9 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	if out, err = r.appendChatFields(out); err != nil {
 		return nil, err
 	}
+	if out, err = r.appendNotesFields(out); err != nil {
+		return nil, err
+	}
 	out = append(out, `,"engine":`...)
 	out = append(out, eng...)
 	return append(out, '}'), nil
@@ -230,7 +237,7 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	if err := r.restoreChat(s.ChatState); err != nil {
 		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
 	}
-	return nil
+	return r.notesFromSnapshot(s)
 }
 
 // appendRulesFields appends the snapshot's fields of the rules of play
