@@ -18,14 +18,18 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // Limits of a tournament's spec.
 const (
-	// MaxEntrants bounds the entrants: 16 make 120 pairs.
-	MaxEntrants = 16
-	// MaxGames bounds the games of one tournament.
-	MaxGames = 2000
+	// MaxEntrants bounds the entrants: a class of 60 projects and a few
+	// server levels (docs/bots-api.md, "Your project as a bot"); the names
+	// of all of them are one store.PlayerNames lookup.
+	MaxEntrants = store.MaxNameLookups
+	// MaxGames bounds the games of one tournament: 64 entrants playing
+	// each other once with each first make 4,032.
+	MaxGames = 4096
 	// MaxPartidas bounds the (variant, repetitions) items.
 	MaxPartidas = 8
 	// MaxRepetitions bounds one item's repetitions.

@@ -170,8 +170,8 @@ func TestParseSpec(t *testing.T) {
 	}{
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"bot":"pB"},{"player":"pP"}],"partidas":[["tradicional",2],["x-random",1]]}`, ""},
 		{`{"game":"chess","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, "unknown game"},
-		{`{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, "2 to 16 entrants"},
-		{`{"game":"queens","entrants":[` + strings.Join(many, ",") + `],"partidas":[["tradicional",1]]}`, "2 to 16 entrants"},
+		{`{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, "2 to 64 entrants"},
+		{`{"game":"queens","entrants":[` + strings.Join(many, ",") + `],"partidas":[["tradicional",1]]}`, "2 to 64 entrants"},
 		{`{"game":"queens","entrants":[{"level":"perfeito"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, `no level "perfeito"`},
 		{`{"game":"queens","entrants":[{"level":"gulosa","bot":"x"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, "exactly one of"},
 		{`{"game":"queens","entrants":[{},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, "exactly one of"},
@@ -185,7 +185,7 @@ func TestParseSpec(t *testing.T) {
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}{}`, "after the object"},
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]],"clock":{"base":0,"increment":0}}`, "clock"},
 		{`{"game":"2048","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["4",1]]}`, "no level"},
-		{`{"game":"queens","entrants":[` + strings.Join(many[:16], ",") + `],"partidas":[["tradicional",50]]}`, "at most 2000"},
+		{`{"game":"queens","entrants":[` + strings.Join(many[:16], ",") + `],"partidas":[["tradicional",50]]}`, "at most 4096"},
 	}
 	for _, tt := range tests {
 		_, err := ParseSpec(games.Catalog(), []byte(tt.body))

@@ -2,10 +2,13 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
+	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
@@ -142,5 +145,27 @@ func TestBotNotesOverTheAPI(t *testing.T) {
 	}
 	if _, code := read("no-such-token"); code != http.StatusUnauthorized {
 		t.Errorf("an unknown token reads %d, want 401", code)
+	}
+}
+
+// TestClassBots: a teacher's class bots ("turma":true) are counted apart
+// from the teacher's own bots, against a cap of their own.
+func TestClassBots(t *testing.T) {
+	s := testserver.Start(t, func(c *server.Config) { c.BotAPI.MaxBotsPerPlayer, c.BotAPI.MaxClassBotsPerPlayer = 1, 3 })
+	prof := s.Hello(t, "professora", "")
+	s.RegisterBot(t, prof.Token, "meu")
+	var e apiError
+	if code := s.Do(t, "POST", "/api/bots", prof.Token, map[string]any{"name": "outro"}, &e); code != http.StatusConflict {
+		t.Fatalf("a second own bot past the cap of 1: %d", code)
+	}
+	for i := range 3 {
+		var out struct{ ID string }
+		if code := s.Do(t, "POST", "/api/bots", prof.Token, map[string]any{"name": fmt.Sprintf("aluno%d:normal", i), "turma": true}, &out); code != http.StatusCreated {
+			t.Fatalf("class bot %d: %d", i, code)
+		}
+	}
+	e = apiError{}
+	if code := s.Do(t, "POST", "/api/bots", prof.Token, map[string]any{"name": "aluno3:normal", "turma": true}, &e); code != http.StatusConflict || !strings.Contains(e.Error.Message, "3 class bots") {
+		t.Fatalf("a class bot past the cap of 3: %d %+v", code, e)
 	}
 }
