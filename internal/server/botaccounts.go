@@ -66,8 +66,8 @@ const (
 	// projects' second strategies, and for the bots of a run whose tokens
 	// file was lost.
 	DefaultMaxClassBotsPerPlayer = 128
-	DefaultMaxBotStreams    = 1024
-	DefaultBotHeartbeat     = 10 * time.Second
+	DefaultMaxBotStreams         = 1024
+	DefaultBotHeartbeat          = 10 * time.Second
 	// botBodyLimit bounds a bot API request body.
 	botBodyLimit = 4 << 10
 	// maxBuckets bounds the rate-limit buckets kept (one per bot that
