@@ -729,7 +729,7 @@ class Jogador:
         """A game on its own thread: played, and its end told."""
         try:
             fim = self.joga(sala)
-            if fim and fim.get("result") is not None:
+            if self.eco and fim and fim.get("result") is not None:
                 _diz(f"[{self.rotulo} {sala}] fim: {_resultado(fim, self.bot.assento(fim))}")
         except (ErroAPI, OSError, ValueError) as e:
             _diz(f"[{self.rotulo} {sala}] {e}")

@@ -277,3 +277,238 @@ func TestProjectPlaysThePrintedMove(t *testing.T) {
 		}
 	}
 }
+
+// torneioView is what the tests read of GET /api/torneios/{id}.
+type torneioView struct {
+	ID       string
+	Status   string
+	Entrants []struct{ Bot, Level, Name string }
+	Games    []struct {
+		Entrants [2]int
+		Room     string
+		Status   string
+		Winner   *int
+		Reason   string
+	}
+	Standings []struct {
+		Name                     string
+		Played, Won, Drawn, Lost int
+		Share                    float64
+	}
+}
+
+var torneioURL = regexp.MustCompile(`Torneio: (\S+)/t/(\S+)`)
+
+// runTorneio runs `tabuleiro.py torneio` in dir with the entries and the
+// levels, to its end, and returns its output and the tournament's view.
+func runTorneio(t *testing.T, s *testserver.Server, teacher, dir string, entries []string, extra ...string) (string, torneioView) {
+	t.Helper()
+	args := append([]string{abs(t, clientPy), "torneio", "--jogo", "orbito", "--variante", "2", "--partidas", "1",
+		"--servidor", s.URL, "--jogador", teacher, "--espera", "0.2"}, extra...)
+	p := startPython(t, dir, append(args, entries...)...)
+	out := p.wait(t, 4*time.Minute, 0)
+	m := torneioURL.FindStringSubmatch(out)
+	if m == nil || m[1] != s.URL {
+		t.Fatalf("no tournament address printed:\n%s", out)
+	}
+	var v torneioView
+	if code := s.Do(t, "GET", "/api/torneios/"+m[2], "", nil, &v); code != http.StatusOK || v.Status != "finished" {
+		t.Fatalf("the tournament %s: %d %+v", m[2], code, v)
+	}
+	return out, v
+}
+
+// checkStandings checks that the standings the program printed last, as
+// the queens assignment's torneio returns them (a dictionary of win
+// percentages), are the API's, and that every pair played each seat.
+func checkStandings(t *testing.T, out string, v torneioView) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var want []string
+	for _, st := range v.Standings {
+		want = append(want, fmt.Sprintf("'%s': %.1f", st.Name, st.Share))
+	}
+	if got := lines[len(lines)-1]; got != "{"+strings.Join(want, ", ")+"}" {
+		t.Errorf("printed standings %s, the API's %v", got, want)
+	}
+	for _, st := range v.Standings {
+		row := regexp.MustCompile(regexp.QuoteMeta(st.Name) + fmt.Sprintf(`\s+%d jogos\s+%d V\s+%d E\s+%d D\s+%.1f%%`, st.Played, st.Won, st.Drawn, st.Lost, st.Share))
+		if !row.MatchString(out) {
+			t.Errorf("no table row for %+v in:\n%s", st, out)
+		}
+	}
+	n := len(v.Entrants)
+	played := map[[2]int]int{}
+	for _, g := range v.Games {
+		if g.Status != "finished" {
+			t.Errorf("game %+v not finished", g)
+		}
+		played[g.Entrants]++
+	}
+	for i := range n {
+		for j := range n {
+			if i != j && played[[2]int{i, j}] != 1 {
+				t.Errorf("entrants %d and %d played %d games with %d first, want 1", i, j, played[[2]int{i, j}], i)
+			}
+		}
+	}
+}
+
+// TestClassTournament: the class tournament in one command: four orbito
+// projects (two files, two strategies each) and a server level, bots
+// registered for the teacher and the tournament created by the program,
+// which plays every project in one process to the end: every pair played
+// both seats, no game lost by time or error, the standings printed as the
+// API's. A second run reuses the bots it registered.
+func TestClassTournament(t *testing.T) {
+	s := testserver.Start(t)
+	teacher := s.Hello(t, "professora", "")
+	dir := t.TempDir()
+	entries := []string{
+		filepath.Join(abs(t, projetosPy), "orbito_listas.py") + ":normal",
+		filepath.Join(abs(t, projetosPy), "orbito_listas.py") + ":facil",
+		filepath.Join(abs(t, projetosPy), "orbito_dicionario.py") + ":normal",
+		filepath.Join(abs(t, projetosPy), "orbito_dicionario.py") + ":facil",
+	}
+	out, v := runTorneio(t, s, teacher.Token, dir, entries, "--nivel", "normal")
+	if len(v.Entrants) != 5 || v.Entrants[4].Level != "normal" || len(v.Games) != 20 {
+		t.Fatalf("entrants %+v, %d games", v.Entrants, len(v.Games))
+	}
+	for i, name := range []string{"orbito_listas:normal", "orbito_listas:facil", "orbito_dicionario:normal", "orbito_dicionario:facil"} {
+		if v.Entrants[i].Name != name || v.Entrants[i].Bot == "" {
+			t.Errorf("entrant %d %+v, want the bot %s", i, v.Entrants[i], name)
+		}
+	}
+	for _, g := range v.Games {
+		if slices.Contains([]string{"timeout", "bot_error", "aborted", "abandoned"}, g.Reason) {
+			t.Errorf("game %+v lost by %s; the output:\n%s", g, g.Reason, out)
+		}
+	}
+	checkStandings(t, out, v)
+	if !strings.Contains(out, "registado") {
+		t.Errorf("no bot registered:\n%s", out)
+	}
+
+	// Again, two of them: the same bots, nothing registered.
+	out2, v2 := runTorneio(t, s, teacher.Token, dir, entries[:2])
+	if strings.Contains(out2, "registado") || v2.Entrants[0].Bot != v.Entrants[0].Bot || v2.Entrants[1].Bot != v.Entrants[1].Bot {
+		t.Fatalf("the second run's entrants %+v, the first's %+v:\n%s", v2.Entrants, v.Entrants, out2)
+	}
+	checkStandings(t, out2, v2)
+}
+
+// TestFaultyProjectsInATournament: a project that raises on its third move
+// and one that answers an occupied square, in a class tournament: each of
+// their games ends with bot_error (the other seat wins), the program shows
+// the traceback or the answer with the position as the file writes it,
+// the record keeps the fault for the bot's owner, and the tournament
+// finishes.
+func TestFaultyProjectsInATournament(t *testing.T) {
+	s := testserver.Start(t)
+	teacher := s.Hello(t, "professora", "")
+	dir := abs(t, projetosPy)
+	out, v := runTorneio(t, s, teacher.Token, t.TempDir(), []string{
+		filepath.Join(dir, "orbito_listas.py") + ":normal",
+		filepath.Join(dir, "falha_terceira.py") + ":normal",
+		filepath.Join(dir, "casa_ocupada.py") + ":normal",
+	})
+	checkStandings(t, out, v)
+	for _, g := range v.Games {
+		faulty := -1
+		for seat, e := range g.Entrants {
+			if e != 0 {
+				faulty = seat // both faulty: the one that fails first
+			}
+		}
+		if g.Entrants[0] != 0 && g.Entrants[1] != 0 {
+			faulty = -1
+		}
+		if g.Reason != "bot_error" || g.Winner == nil || (faulty >= 0 && *g.Winner == faulty) {
+			t.Errorf("game %+v: want bot_error, won by the other seat", g)
+		}
+		rec := botRecord(t, s, teacher.Token, g.Room)
+		if len(rec.Faults) == 0 || rec.Faults[len(rec.Faults)-1].Code != "bot_error" {
+			t.Errorf("game %s: faults %+v", g.Room, rec.Faults)
+		}
+	}
+	for _, want := range []string{
+		"falha_terceira:normal", "O projeto falhou na jogada", "Traceback (most recent call last):",
+		"IndexError: list index out of range", "falha_terceira.py", // the student's traceback
+		"casa_ocupada:normal", "uma jogada ilegal", "is occupied", // the illegal answer and the server's error
+		"01 [", "    a   b   c   d", // the position, as tabuleiro_para_str writes it
+		"O bot desiste desta partida (bot_error)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not show %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "tabuleiro.py\", line") {
+		t.Errorf("the traceback shows the adapter's frames:\n%s", out)
+	}
+}
+
+// TestSlowProjectResigns: a project that takes longer than its limit is
+// interrupted and resigns that game with bot_error, instead of losing
+// silently on time; the student is told.
+func TestSlowProjectResigns(t *testing.T) {
+	s := testserver.Start(t)
+	owner := s.Hello(t, "professora", "")
+	var bot struct{ ID, Token string }
+	if code := s.Do(t, "POST", "/api/bots", owner.Token, map[string]any{"name": "lenta", "turma": true}, &bot); code != http.StatusCreated {
+		t.Fatalf("POST /api/bots answered %d", code)
+	}
+	p := startPython(t, ".", clientPy, "projeto", filepath.Join(projetosPy, "lenta.py"), "--jogo", "orbito",
+		"--estrategia", "normal", "--servidor", s.URL, "--token", bot.Token, "--partidas", "1", "--limite", "1")
+	waitBotOnline(t, s, bot.ID, p.out.String)
+	person := s.Hello(t, "ana", "")
+	room := challenge(t, s, person, bot.ID, "orbito", "2", 1, nil)
+	fin := playAsPerson(t, person, room, 1)
+	if fin.Result == nil || fin.Result.Reason != "bot_error" || fin.Result.Winner == nil || *fin.Result.Winner != 1 {
+		t.Fatalf("the game ended %s", fin.Raw)
+	}
+	out := p.wait(t, testserver.Timeout, 0)
+	for _, want := range []string{"demorou mais de 1 s", "A posição:", "01 [", "bot_error"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not show %q:\n%s", want, out)
+		}
+	}
+	rec := botRecord(t, s, owner.Token, room)
+	if len(rec.Faults) != 1 || rec.Faults[0].Info != "demorou mais de 1 s" {
+		t.Errorf("faults %+v", rec.Faults)
+	}
+}
+
+// TestProjectPlays2048: a 2048 project's strategy, f(t) -> 'N'|'S'|'E'|'W'
+// with t built by the file's own constructors, plays its board of a race.
+func TestProjectPlays2048(t *testing.T) {
+	s := testserver.Start(t)
+	owner := s.Hello(t, "professora", "")
+	id, p := playProject(t, s, owner.Token, "g2048_simples.py", "2048", "escolhe_direcao", 1)
+	person := s.Hello(t, "ana", "")
+	room := challenge(t, s, person, id, "2048", "race", 1, nil)
+	person.Send(map[string]any{"type": "room.join", "room": room, "as": "player"})
+	moves := 0
+	for moves < 20 {
+		prev := person.State(room, nil).Seq
+		st := person.State(room, func(m testserver.Msg) bool { return m.Seq > prev })
+		if st.LastMove != nil && st.LastMove.Seat == 0 {
+			moves++
+		}
+		if st.Status == "finished" {
+			break
+		}
+	}
+	person.Send(map[string]any{"type": "room.resign", "room": room})
+	person.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
+	p.wait(t, testserver.Timeout, 0)
+	rec := botRecord(t, s, owner.Token, room)
+	n := 0
+	for _, m := range rec.Moves {
+		if m.Seat == 0 && infoMs.MatchString(m.Info) {
+			n++
+		}
+	}
+	if n < 20 || len(rec.Faults) != 0 {
+		t.Fatalf("%d moves of the bot with their time, faults %+v; its output:\n%s", n, rec.Faults, p.out.String())
+	}
+}
