@@ -17,6 +17,7 @@ import * as go from './games/go.js';
 import * as g2048 from './games/g2048.js';
 import * as queens from './games/queens.js';
 import { analysisPanel, markOf, markTip } from './analysis.js';
+import { botNotesPanel } from './botnotes.js';
 
 const RENDERERS = { orbito, morris, go, 2048: g2048, queens };
 const LOW_TIME = 10000;
@@ -795,9 +796,14 @@ export function roomView(main, room, { conn, navigate, record = false }) {
       });
       downloads.after(analysis.el);
     }
+    if (record && !notes) {
+      notes = botNotesPanel(room, rec, { goTo: (k) => goTo(k), seatName: (k) => seatWord(k), moveText });
+      if (notes) (analysis ? analysis.el : downloads).after(notes.el);
+    }
     render(false);
   }
   let analysis = null; // the game page's analysis (analysis.js)
+  let notes = null;    // the game page's bot notes: times, and a bot's info to its owner (botnotes.js)
   let review = null;   // its done analysis: the marks of the move list
 
   loadCatalog().then(() => { if (st) { labelPage(); render(false); } });
@@ -820,6 +826,7 @@ export function roomView(main, room, { conn, navigate, record = false }) {
       if (records && typeof records === 'object') adoptRecords();
       renderChat();
       if (analysis) analysis.relabel();
+      if (notes) notes.relabel();
       if (st) { labelPage(); render(false); }
     },
     destroy() {
