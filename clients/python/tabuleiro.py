@@ -268,21 +268,27 @@ class FalhaProjeto(Exception):
         self.texto, self.resumo = texto, resumo
 
 
+def _do_projeto(f):
+    """Whether a traceback's frame is the project's (not this file's, nor
+    the import machinery's)."""
+    return os.path.abspath(f.filename) != os.path.abspath(__file__) and not f.filename.startswith("<frozen ")
+
+
 def _traceback_do_projeto(e):
     """The traceback of e without the frames of this file."""
-    tb = traceback.extract_tb(e.__traceback__)
-    meu = os.path.abspath(__file__)
-    tb = [f for f in tb if os.path.abspath(f.filename) != meu]
+    tb = [f for f in traceback.extract_tb(e.__traceback__) if _do_projeto(f)]
     linhas = ["Traceback (most recent call last):\n"] + traceback.format_list(tb)
-    return "".join(linhas + traceback.format_exception_only(type(e), e)).rstrip()
+    texto = "".join(linhas + traceback.format_exception_only(type(e), e)).rstrip()
+    if isinstance(e, EOFError):
+        texto += "\n(o projeto pediu input(): a jogar no Tabuleiro não há teclado)"
+    return texto
 
 
 def _resumo(e):
     """One line naming the exception and where the project raised it."""
     linha = traceback.format_exception_only(type(e), e)[-1].strip()
-    meu = os.path.abspath(__file__)
     for f in reversed(traceback.extract_tb(e.__traceback__)):
-        if os.path.abspath(f.filename) != meu:
+        if _do_projeto(f):
             return f"{linha} ({os.path.basename(f.filename)}, linha {f.lineno})"
     return linha
 

@@ -512,3 +512,50 @@ func TestProjectPlays2048(t *testing.T) {
 		t.Fatalf("%d moves of the bot with their time, faults %+v; its output:\n%s", n, rec.Faults, p.out.String())
 	}
 }
+
+// TestTorneioNamesTheFilesThatCannotPlay: a file that does not import (a
+// syntax error, a game started at import that asks for input) or lacks
+// the function its game needs is named with its error before anything
+// starts: no bot registered, no tournament.
+func TestTorneioNamesTheFilesThatCannotPlay(t *testing.T) {
+	s := testserver.Start(t)
+	teacher := s.Hello(t, "professora", "")
+	dir := t.TempDir()
+	files := map[string]string{
+		"sintaxe.py":    "def escolhe_movimento_auto(t, j, lvl)\n    return None\n",
+		"pergunta.py":   "nome = input('Como te chamas? ')\n",
+		"incompleto.py": "def cria_tabuleiro(n, tp, tb):\n    return None\n",
+	}
+	var entries []string
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, name+":normal")
+	}
+	entries = append(entries, filepath.Join(abs(t, projetosPy), "orbito_listas.py")+":normal")
+	p := startPython(t, dir, append([]string{abs(t, clientPy), "torneio", "--jogo", "orbito", "--variante", "2",
+		"--servidor", s.URL, "--jogador", teacher.Token}, entries...)...)
+	out := p.wait(t, testserver.Timeout, 1)
+	for _, want := range []string{
+		"sintaxe.py (sintaxe:normal) não pode jogar", "SyntaxError",
+		"pergunta.py (pergunta:normal) não pode jogar", "EOFError",
+		"incompleto.py (incompleto:normal) não pode jogar", "O projeto não define: str_para_posicao",
+		"Nada foi começado",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "orbito_listas.py (") || strings.Contains(out, "registado") || strings.Contains(out, "Torneio:") {
+		t.Errorf("a good file named, a bot registered or a tournament started:\n%s", out)
+	}
+	var list struct{ Torneios []any }
+	s.GetJSON(t, "/api/torneios", &list)
+	if len(list.Torneios) != 0 {
+		t.Errorf("tournaments %+v", list.Torneios)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tabuleiro-turma.json")); !os.IsNotExist(err) {
+		t.Errorf("a tokens file was written: %v", err)
+	}
+}
