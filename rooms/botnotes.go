@@ -9,15 +9,11 @@
 package rooms
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"go.uber.org/zap"
-
-	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -161,33 +157,16 @@ func (r *Room) resignBotError(mem Member, info string) *protocol.Error {
 	if !store.IsBotID(mem.PlayerID()) {
 		return protocol.Errorf(protocol.CodeBadRequest, "only a bot account resigns with reason %s", ReasonBotError)
 	}
-	seat := r.seatOf(mem.PlayerID())
-	if seat < 0 {
-		return protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
-	}
-	if r.status == StatusFinished {
-		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
-	}
-	r.persist.mark()
-	r.nextSeq()
-	out := engine.Outcome{Over: true, Winner: -1, Reason: ReasonBotError}
-	if len(r.seats) == 2 && r.status == StatusPlaying {
-		out.Winner = 1 - seat
-	}
-	faults := len(r.rec.notes.faults)
-	r.rec.notes.fault(faultSnap{Ply: len(r.history), Seat: seat, Code: ReasonBotError, Info: CleanInfo(info), Ms: r.moveTook(seat, r.now())})
-	r.finish(out)
-	if err := r.persist.commit(context.Background(), logEntry{Kind: ReasonBotError, Seat: &seat}); err != nil {
-		r.log.Error("save failed; resign rolled back", zap.String("room", r.id), zap.Error(err))
-		r.persist.rollback()
-		if len(r.rec.notes.faults) > faults {
+	kept := false
+	return r.resignFor(mem, ReasonBotError, func(seat int) {
+		switch {
+		case seat >= 0:
+			r.rec.notes.fault(faultSnap{Ply: len(r.history), Seat: seat, Code: ReasonBotError, Info: CleanInfo(info), Ms: r.moveTook(seat, r.now())})
+			kept = true
+		case kept: // the resignation was rolled back: so is its fault
 			r.rec.notes.faults = r.rec.notes.faults[:len(r.rec.notes.faults)-1]
 		}
-		return protocol.Errorf(protocol.CodeInternal, "could not save, try again")
-	}
-	r.log.Info("bot resigned on its error", zap.String("room", r.id), zap.Int("seat", seat))
-	r.broadcast()
-	return nil
+	})
 }
 
 // appendNotesFields appends the snapshot's notes fields (moveInfo,
