@@ -95,7 +95,7 @@ func TestProjectsPassTheirAssignmentsExamples(t *testing.T) {
 	p := startPython(t, abs(t, projetosPy), "-m", "unittest", "-v", "test_projetos")
 	out := p.wait(t, 2*time.Minute, 0)
 	for _, class := range []string{"OrbitoListas", "OrbitoDicionario", "MoinhoListas", "MoinhoClasses", "RainhasConjuntos", "RainhasClasses"} {
-		if !strings.Contains(out, "test_projetos."+class+")") {
+		if !strings.Contains(out, "test_projetos."+class) {
 			t.Errorf("no tests of %s ran:\n%s", class, out)
 		}
 	}
