@@ -9,13 +9,11 @@ import {
 } from './labels.js';
 import { tOr } from './i18n.js';
 import * as mini from './mini.js';
+import { about } from './games/index.js';
 import { botsSection } from './bots.js';
 import { torneiosSection } from './torneio.js';
 
 const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
-// The level a newcomer meets first: the seed's best bot, or ours where the
-// seed has none (2048).
-const DEFAULT_LEVEL = { orbito: 'normal', morris: 'normal', go: 'facil', 2048: 'forte', queens: 'gulosa' };
 // Live games shown with a small board (each followed "as": "watcher", which
 // the room does not count among its spectators).
 const PREVIEWS = 6;
@@ -39,7 +37,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const liveEmpty = h('div', { class: 'live-empty' });
   const liveMore = h('button', { type: 'button', class: 'link live-more', hidden: true });
   const liveCount = h('span', { class: 'count muted' });
-  const torneios = torneiosSection();
+  const torneios = torneiosSection({ conn });
   const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
   const myList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'my-h' });
@@ -48,8 +46,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
-      liveList, liveEmpty, liveMore, botList.el),
-    torneios.el,
+      liveList, liveEmpty, liveMore, botList.el, torneios.el),
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
       status, cards),
@@ -202,7 +199,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       variant: variants.some((v) => v.id === saved.variant) ? saved.variant : (variants[0] || {}).id,
       clock: CLOCKS.includes(saved.clock) ? saved.clock : '',
       level: levels.some((l) => l.id === saved.level) ? saved.level
-        : levels.some((l) => l.id === DEFAULT_LEVEL[g.id]) ? DEFAULT_LEVEL[g.id] : (levels[1] || levels[0] || {}).id,
+        : levels.some((l) => l.id === about(g.id).level) ? about(g.id).level : (levels[1] || levels[0] || {}).id,
       seat: ['random', '0', '1'].includes(saved.seat) ? saved.seat : 'random',
     };
     const remember = () => saveChoice(g.id, choice);
@@ -214,8 +211,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const priv = h('input', { type: 'checkbox', name: 'private' });
     const nSeats = () => seats(g.id, choice.variant);
     // The server refuses a clock where it means nothing: one seat, or both
-    // seats moving at once (2048 race).
-    const timed = () => nSeats() === 2 && g.id !== '2048';
+    // seats moving at once (2048 race: games/<g>.js about.clock).
+    const timed = () => nSeats() === 2 && about(g.id).clock;
     const opts = () => {
       const o = { game: g.id, variant: choice.variant };
       if (choice.clock && timed()) { const [b, i] = choice.clock.split('+').map(Number); o.clock = { base: b, increment: i }; }
