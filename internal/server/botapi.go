@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -656,22 +656,22 @@ type BotCommandBody struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// commandBody reads a bot command's body and query, or answers the error.
+// commandBody reads a bot command's body and query, or answers the error:
+// the body, when there is one, is one JSON object of BotCommandBody's
+// fields and nothing after it (jsonbody).
 func (s *Server) commandBody(w http.ResponseWriter, r *http.Request) (BotCommandBody, bool) {
 	var b BotCommandBody
-	if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
-		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, botBodyLimit))
-		if err != nil {
-			s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "body too large"))
+	data, err := jsonbody.ReadAll(w, r, botBodyLimit)
+	if err != nil {
+		s.bodyError(w, err, botBodyLimit)
+		return b, false
+	}
+	if len(bytes.TrimSpace(data)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&b) != nil || jsonbody.Decode(data, &b) != nil {
+			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, `the body is one object {"info"?, "reason"?}`))
 			return b, false
-		}
-		if len(bytes.TrimSpace(raw)) > 0 {
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.DisallowUnknownFields()
-			if dec.Decode(&b) != nil || dec.More() {
-				s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, `the body is {"info"?, "reason"?}`))
-				return b, false
-			}
 		}
 	}
 	q := r.URL.Query()

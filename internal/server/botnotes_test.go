@@ -76,6 +76,13 @@ func TestBotNotesOverTheAPI(t *testing.T) {
 			t.Errorf("%s: %d %+v, want 400 bad_request", tc.name, code, e)
 		}
 	}
+	req, _ := http.NewRequest("POST", s.URL+path+"/move/"+st.Legal[0], strings.NewReader(`{"info":"x"} {}`))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("data after the body's object: %v %v, want 400", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	if code := s.Do(t, "POST", path+"/move/"+st.Legal[0], tok, map[string]string{"info": "pelo corpo"}, &e); code != http.StatusOK {
 		t.Fatalf("move with a body's info: %d %+v", code, e)
 	}
