@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"github.com/tabuleiro/tabuleiro/players"
 	"slices"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestMembershipIndex(t *testing.T) {
 	bia := socketless(h, "bia")
 	bia.id = 8
 	r, err := m.Create(context.Background(), rooms.Spec{Game: "orbito", Variant: "2",
-		Seats: []rooms.Seat{{PlayerID: "ana", Name: "ana"}, {}}, Join: []rooms.JoinAs{{M: ana, As: rooms.RolePlayer}}})
+		Seats: []players.Player{{ID: "ana", Name: "ana"}, {}}, Join: []rooms.JoinAs{{M: ana, As: rooms.RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}

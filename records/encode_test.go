@@ -3,6 +3,7 @@ package records
 import (
 	"bytes"
 	"errors"
+	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -45,11 +46,11 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}
 	resigned := played("go", "19", 30)
 	resigned.Result, resigned.Status, resigned.Ended = &Result{Winner: 0, Reason: "resign"}, StatusFinished, t0.Add(time.Hour)
-	resigned.Players[1] = Player{Name: "bot forte", Bot: "forte"}
+	resigned.Players[1] = players.Player{Name: "bot forte", Bot: "forte"}
 	resigned.Private, resigned.Watch = true, true
 	waiting := &Record{Room: "w", Game: "morris", Variant: "3", Status: StatusWaiting, Created: t0,
-		Players: []Player{{ID: "pa", Name: "ana"}, {}}, Result: &Result{Winner: -1, Reason: "resign"}}
-	unknown := &Record{Room: "u", Game: "chess", Variant: "960", Created: t0, Players: []Player{{Name: "a"}, {Name: "b"}},
+		Players: []players.Player{{ID: "pa", Name: "ana"}, {}}, Result: &Result{Winner: -1, Reason: "resign"}}
+	unknown := &Record{Room: "u", Game: "chess", Variant: "960", Created: t0, Players: []players.Player{{Name: "a"}, {Name: "b"}},
 		Moves: []Move{{0, "e2e4", 0}, {1, "e7e5", 1 << 40}}}
 	odd := newRecord(t, "go", "9", "")
 	odd.Moves = []Move{{0, "E5", 10}, {1, "e5", 20}, {0, "J1", 30}, {1, "A01", 40}, {0, "PASS", 50}, {1, "pass", 60}}
@@ -99,7 +100,7 @@ func longGoGame(t *testing.T) *Record {
 	rng := rand.New(rand.NewPCG(19, 360))
 	rec := newRecord(t, "go", "19", "")
 	rec.Room = "LMzKKBL2W9"
-	rec.Players = []Player{{ID: "pQ3xk2Jd9LmN", Name: "ana"}, {ID: "pZ8wq1Rt7YbV", Name: "bia"}}
+	rec.Players = []players.Player{{ID: "pQ3xk2Jd9LmN", Name: "ana"}, {ID: "pZ8wq1Rt7YbV", Name: "bia"}}
 	rec.Clock = &Clock{Base: 1800 * time.Second, Increment: 10 * time.Second}
 	playRandom(t, rec, rng, 358, 0)
 	if len(rec.Moves) != 358 {
@@ -160,7 +161,7 @@ func TestCodecsNumberEveryLegalMove(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	two := func(edit func(r *Record)) *Record {
-		r := &Record{Game: "go", Variant: "9", Players: []Player{{Name: "a"}, {Name: "b"}}, Moves: []Move{{0, "E5", 1}}}
+		r := &Record{Game: "go", Variant: "9", Players: []players.Player{{Name: "a"}, {Name: "b"}}, Moves: []Move{{0, "E5", 1}}}
 		edit(r)
 		return r
 	}
@@ -168,7 +169,7 @@ func TestValidate(t *testing.T) {
 		name, want string
 		rec        *Record
 	}{
-		{"nine seats", "9 seats", &Record{Players: make([]Player, 9)}},
+		{"nine seats", "9 seats", &Record{Players: make([]players.Player, 9)}},
 		{"move of a missing seat", "seat 2 of 2", two(func(r *Record) { r.Moves[0].Seat = 2 })},
 		{"move of a negative seat", "seat -1", two(func(r *Record) { r.Moves[0].Seat = -1 })},
 		{"empty move", "0 bytes", two(func(r *Record) { r.Moves[0].Move = "" })},

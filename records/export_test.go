@@ -3,6 +3,7 @@ package records
 import (
 	"context"
 	"errors"
+	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func goRecords(t testing.TB) map[string]*Record {
 	play(t, ex2, goExample2...)
 
 	resign := newRecord(t, "go", "19", "")
-	resign.Players[1] = Player{Name: "bot forte", Bot: "forte"}
+	resign.Players[1] = players.Player{Name: "bot forte", Bot: "forte"}
 	resign.Clock = &Clock{Base: 600 * time.Second, Increment: 5 * time.Second}
 	play(t, resign, "Q16", "D4", "Q4", "D16", "R10", "pass", "C3", "S19", "A1")
 	resign.Result, resign.Status, resign.Ended = &Result{Winner: 0, Reason: "resign"}, StatusFinished, t0.Add(time.Minute)

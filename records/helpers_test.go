@@ -2,6 +2,7 @@ package records
 
 import (
 	"encoding/json"
+	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func newRecord(t testing.TB, game, variant, setup string) *Record {
 	}
 	names := []string{"ana", "bia"}
 	for i := range v.Seats {
-		rec.Players = append(rec.Players, Player{ID: "p" + names[i], Name: names[i]})
+		rec.Players = append(rec.Players, players.Player{ID: "p" + names[i], Name: names[i]})
 	}
 	return rec
 }

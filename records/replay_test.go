@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ func seedRecord(t testing.TB, tr seedgames.Transcript) *Record {
 	rec := newRecord(t, tr.Game, tr.Variant, "")
 	rec.Room = strings.NewReplacer(" ", "-", "'", "", "(", "", ")", "", "[", "", "]", "", ",", "").Replace(tr.Name)
 	if tr.Level != "" {
-		rec.Players[tr.BotSeat] = Player{Name: "bot " + tr.Level, Bot: tr.Level}
+		rec.Players[tr.BotSeat] = players.Player{Name: "bot " + tr.Level, Bot: tr.Level}
 	}
 	var moves []string
 	for _, turn := range tr.Turns {

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -105,11 +106,7 @@ func (r *Room) resign(mem Member) *protocol.Error {
 	}
 	r.persist.mark()
 	r.nextSeq()
-	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
-	if len(r.seats) == 2 && r.status == StatusPlaying {
-		out.Winner = 1 - seat
-	}
-	r.finish(out)
+	r.finish(r.resignation(seat))
 	if err := r.persist.commit(context.Background(), logEntry{Kind: "resign", Seat: &seat}); err != nil {
 		r.log.Error("save failed; resign rolled back", zap.String("room", r.id), zap.Error(err))
 		r.persist.rollback()
@@ -118,6 +115,16 @@ func (r *Room) resign(mem Member) *protocol.Error {
 	r.log.Info("resigned", zap.String("room", r.id), zap.Int("seat", seat))
 	r.broadcast()
 	return nil
+}
+
+// resignation is the outcome of seat's resignation: the other seat wins a
+// two-seat game under way; a game not started ends with no winner.
+func (r *Room) resignation(seat int) engine.Outcome {
+	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
+	if len(r.seats) == 2 && r.status == StatusPlaying {
+		out.Winner = 1 - seat
+	}
+	return out
 }
 
 // CleanText strips control characters, format characters (Unicode category
@@ -155,7 +162,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 	}
 	r.rematch = append(r.rematch, seat)
 	for i, s := range r.seats {
-		if s.PlayerID == "" && s.Bot == "" {
+		if s.Free() {
 			return protocol.Errorf(protocol.CodeBadRequest, "seat %d is empty", i)
 		}
 	}
@@ -172,7 +179,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 	}
 	r.nextSeq()
 	if all {
-		seats := make([]Seat, len(r.seats))
+		seats := make([]players.Player, len(r.seats))
 		for i := range r.seats {
 			seats[(i+1)%len(seats)] = r.seats[i]
 		}

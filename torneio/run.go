@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/tabuleiro/tabuleiro/players"
 	"slices"
 	"time"
 
@@ -132,7 +133,7 @@ func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game)
 	for _, ei := range g.Entrants {
 		e := v.Entrants[ei]
 		if e.Level != "" {
-			spec.Seats = append(spec.Seats, rooms.Seat{Bot: e.Level, Name: e.Level})
+			spec.Seats = append(spec.Seats, players.ServerBot(e.Level, e.Level))
 			continue
 		}
 		watch = false
@@ -140,7 +141,7 @@ func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game)
 		if name == "" {
 			name = e.PlayerID()
 		}
-		spec.Seats = append(spec.Seats, rooms.Seat{PlayerID: e.PlayerID(), Name: name})
+		spec.Seats = append(spec.Seats, players.Of(e.PlayerID(), name))
 	}
 	if watch {
 		spec.Watch, spec.Clock = true, nil // the room refuses clocks where only bots play

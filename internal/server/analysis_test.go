@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -51,7 +52,7 @@ func playGameTB(t testing.TB, recs store.Records, room, game, variant string, ma
 	}
 	t0 := time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
 	rec := &records.Record{Room: room, Game: game, Variant: variant, Seed: 7, Status: records.StatusFinished,
-		Players: []records.Player{{ID: "pa", Name: "ana"}, {Name: "bot", Bot: "forte"}}, Created: t0, Started: t0}
+		Players: []players.Player{{ID: "pa", Name: "ana"}, {Name: "bot", Bot: "forte"}}, Created: t0, Started: t0}
 	for len(rec.Moves) < maxPlies {
 		seat, ok := st.Turn()
 		if !ok {

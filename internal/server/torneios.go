@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/torneio"
@@ -43,13 +44,13 @@ func (s *Server) startTorneios(mux *http.ServeMux) {
 
 // playerNames returns the display names of ids: a bot account's from the
 // bots online (its registered name), the others' (people, and bots
-// offline) from the store (store.PlayerNames, one round trip for them
+// offline) from the store (players.Identities.PlayerNames, one round trip for them
 // all). Ids it cannot name are left out.
 func (s *Server) playerNames(ctx context.Context, ids []string) map[string]string {
 	out := make(map[string]string, len(ids))
 	var people []string
 	for _, id := range ids {
-		if store.IsBotID(id) {
+		if players.IsBotID(id) {
 			if n, ok := s.bots.name(id); ok {
 				out[id] = n
 				continue
@@ -57,14 +58,13 @@ func (s *Server) playerNames(ctx context.Context, ids []string) map[string]strin
 		}
 		people = append(people, id)
 	}
-	pn, ok := s.cfg.Store.(store.PlayerNames)
-	if !ok || len(people) == 0 {
+	if len(people) == 0 {
 		return out
 	}
-	if len(people) > store.MaxNameLookups {
-		people = people[:store.MaxNameLookups]
+	if len(people) > players.MaxNameLookups {
+		people = people[:players.MaxNameLookups]
 	}
-	names, err := pn.PlayerNames(ctx, people)
+	names, err := s.cfg.Store.PlayerNames(ctx, people)
 	if err != nil {
 		s.log.Warn("player names", zap.Error(err))
 	}
@@ -75,7 +75,7 @@ func (s *Server) playerNames(ctx context.Context, ids []string) map[string]strin
 }
 
 func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.bearer(w, r)
+	p, ok := s.caller(w, r)
 	if !ok {
 		return
 	}
