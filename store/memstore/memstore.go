@@ -288,8 +288,6 @@ func (s *Store) LiveRooms(ctx context.Context, limit int) ([]string, error) {
 	return ids, nil
 }
 
-
-
 // PlayerRooms implements store.Store. The ids come sorted.
 func (s *Store) PlayerRooms(ctx context.Context, playerID string) ([]string, error) {
 	if err := ctx.Err(); err != nil {

@@ -15,9 +15,9 @@ var _ players.Store = (*Store)(nil)
 // Store.mu. Everything that expires is dropped when read after its time
 // and swept now and then (sweep).
 type identities struct {
-	byID     map[string]*ident          // player id -> identity
-	byToken  map[string]string          // token hash -> player id
-	names    map[string]*name           // players.NameKey -> account or held name
+	byID     map[string]*ident           // player id -> identity
+	byToken  map[string]string           // token hash -> player id
+	names    map[string]*name            // players.NameKey -> account or held name
 	sessions map[string]*players.Session // session hash -> session
 	// bySession indexes the sessions of each player.
 	bySession map[string]map[string]struct{}
