@@ -200,3 +200,16 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 		t.Errorf("chat state %+v, want %+v", got.ChatState, chatState)
 	}
 }
+
+// TestSnapshotSeatsBefore: a snapshot written before the one player type
+// names a seat's player "playerId"; it is read as the seat's id.
+func TestSnapshotSeatsBefore(t *testing.T) {
+	var l seatList
+	if err := json.Unmarshal([]byte(`[{"playerId":"pana","name":"ana"},{"playerId":"bot.xyz","name":"robo"},{"bot":"one","name":"bot"},{}]`), &l); err != nil {
+		t.Fatal(err)
+	}
+	want := seatList{players.Of("pana", "ana"), players.Of("bot.xyz", "robo"), {Bot: "one", Name: "bot"}, {}}
+	if !reflect.DeepEqual(l, want) || !l[1].BotAccount {
+		t.Fatalf("seats %+v, want %+v", l, want)
+	}
+}

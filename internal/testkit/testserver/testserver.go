@@ -44,6 +44,7 @@ type Server struct {
 	Store      store.Store
 	t          testing.TB
 	once       sync.Once
+	answers    answers // the Browsers' answers (browser.go)
 }
 
 // Start starts the service with the memory store (unless cfg sets one) and
