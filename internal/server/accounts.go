@@ -99,13 +99,15 @@ type Me struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Account *bool  `json:"account,omitempty"`
-	// Bot is set for a bot account's token (an addition).
-	Bot bool `json:"bot,omitempty"`
+	// Bot is set for a bot account's token; Joined (Unix ms) is when an
+	// account was made (additions).
+	Bot    bool  `json:"bot,omitempty"`
+	Joined int64 `json:"joined,omitempty"`
 }
 
 func meOf(p players.Identity) Me {
 	acct := p.Account()
-	return Me{ID: p.ID, Name: p.Name, Account: &acct, Bot: players.IsBotID(p.ID)}
+	return Me{ID: p.ID, Name: p.Name, Account: &acct, Bot: players.IsBotID(p.ID), Joined: p.Joined}
 }
 
 // setCookie gives the browser an HttpOnly, SameSite=Lax cookie, Secure

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -74,7 +75,8 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	// Player ids are public (room states name them): a private game (an
-	// invitation) is listed only to the player, by their own token.
+	// invitation) is listed only to the player, by their own token or
+	// session cookie (a session that ended lists the public games).
 	own := false
 	if r.Header.Get("Authorization") != "" {
 		p, ok := s.bearer(w, r)
@@ -82,6 +84,11 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		own = p.ID == player
+	} else if ck, err := r.Cookie(players.SessionCookie); err == nil {
+		ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+		p, _, err := s.players.BySession(ctx, ck.Value)
+		cancel()
+		own = err == nil && p.ID == player
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
