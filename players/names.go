@@ -12,10 +12,12 @@ import (
 // NameLimit is the longest display name, in runes.
 const NameLimit = 32
 
-// CleanName is a display name as it is kept: valid UTF-8 without control
-// or format characters (which could hide or reorder text), runs of spaces
-// made one, trimmed, at most NameLimit runes. It may be empty.
-func CleanName(s string) string {
+// CleanText strips control characters, format characters (Unicode category
+// Cf: bidi overrides and isolates such as U+202E and U+2066-2069, zero-width
+// characters, U+FEFF) and line or paragraph separators, and surrounding
+// space, so that a name or a chat line cannot reorder or hide the text shown
+// around it. Text is never HTML-escaped here: clients render it as text.
+func CleanText(s string) string {
 	s = strings.ToValidUTF8(s, "")
 	s = strings.Map(func(c rune) rune {
 		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || c == '\u2028' || c == '\u2029' {
@@ -23,7 +25,13 @@ func CleanName(s string) string {
 		}
 		return c
 	}, s)
-	s = strings.Join(strings.Fields(s), " ")
+	return strings.TrimSpace(s)
+}
+
+// CleanName is a display name as it is kept: CleanText, runs of spaces
+// made one, at most NameLimit runes. It may be empty.
+func CleanName(s string) string {
+	s = strings.Join(strings.Fields(CleanText(s)), " ")
 	if utf8.RuneCountInString(s) > NameLimit {
 		s = strings.TrimSpace(string([]rune(s)[:NameLimit]))
 	}

@@ -4,8 +4,6 @@ package rooms
 
 import (
 	"context"
-	"strings"
-	"unicode"
 
 	"go.uber.org/zap"
 
@@ -127,21 +125,8 @@ func (r *Room) resignation(seat int) engine.Outcome {
 	return out
 }
 
-// CleanText strips control characters, format characters (Unicode category
-// Cf: bidi overrides and isolates such as U+202E and U+2066-2069, zero-width
-// characters, U+FEFF) and line or paragraph separators, and surrounding
-// space, so that a name or a chat line cannot reorder or hide the text shown
-// around it. Text is never HTML-escaped here: clients render it as text.
-func CleanText(s string) string {
-	s = strings.ToValidUTF8(s, "")
-	s = strings.Map(func(c rune) rune {
-		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || c == '\u2028' || c == '\u2029' {
-			return -1
-		}
-		return c
-	}, s)
-	return strings.TrimSpace(s)
-}
+// CleanText is players.CleanText: a chat line is cleaned as a name is.
+func CleanText(s string) string { return players.CleanText(s) }
 
 func (r *Room) askRematch(mem Member) *protocol.Error {
 	seat := r.seatOf(mem.PlayerID())

@@ -421,35 +421,34 @@ func (s *Server) cookieCaller(w http.ResponseWriter, r *http.Request) (caller, b
 
 // signOut answers DELETE /api/session: this browser's session ends.
 func (s *Server) signOut(w http.ResponseWriter, r *http.Request) {
-	c, ok := s.cookieCaller(w, r)
-	if !ok {
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-	defer cancel()
-	if err := s.players.Store().DeleteSession(ctx, c.session.Hash); err != nil {
-		s.accountError(w, err)
-		return
-	}
-	s.Hub.SignOut(c.ID, func(hash string) bool { return hash == c.session.Hash })
-	s.clearCookie(w, r, players.SessionCookie)
-	w.WriteHeader(http.StatusNoContent)
+	s.endSessions(w, r, func(ctx context.Context, c caller) error {
+		return s.players.Store().DeleteSession(ctx, c.session.Hash)
+	}, func(c caller, hash string) bool { return hash == c.session.Hash })
 }
 
 // signOutEverywhere answers DELETE /api/sessions: every session of the
 // player ends, this one and a stolen one included.
 func (s *Server) signOutEverywhere(w http.ResponseWriter, r *http.Request) {
+	s.endSessions(w, r, func(ctx context.Context, c caller) error {
+		return s.players.EndSessions(ctx, c.ID, "")
+	}, func(_ caller, hash string) bool { return hash != "" })
+}
+
+// endSessions ends the caller's sessions end says, closes the player's
+// WebSockets on this node whose session which picks, clears the cookie
+// and answers 204.
+func (s *Server) endSessions(w http.ResponseWriter, r *http.Request, end func(context.Context, caller) error, which func(caller, string) bool) {
 	c, ok := s.cookieCaller(w, r)
 	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
-	if err := s.players.EndSessions(ctx, c.ID, ""); err != nil {
+	if err := end(ctx, c); err != nil {
 		s.accountError(w, err)
 		return
 	}
-	s.Hub.SignOut(c.ID, func(hash string) bool { return hash != "" })
+	s.Hub.SignOut(c.ID, func(hash string) bool { return which(c, hash) })
 	s.clearCookie(w, r, players.SessionCookie)
 	w.WriteHeader(http.StatusNoContent)
 }
