@@ -2,12 +2,12 @@ package cluster
 
 import (
 	"context"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"

@@ -2,9 +2,9 @@ package cluster
 
 import (
 	"context"
-	"github.com/tabuleiro/tabuleiro/players"
 	"testing"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 )

@@ -2,13 +2,13 @@ package hub
 
 import (
 	"context"
-	"github.com/tabuleiro/tabuleiro/players"
 	"slices"
 	"testing"
 
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"github.com/tabuleiro/tabuleiro/players"
 	"maps"
 	"reflect"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/codectest"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 func decodeState(t testing.TB, st RoomState) map[string]any {

@@ -3,12 +3,13 @@ package records
 import (
 	"bytes"
 	"errors"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // roundTrip encodes rec, decodes it and fails unless it is the same record.

@@ -3,7 +3,6 @@ package records
 import (
 	"context"
 	"errors"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 	"github.com/tabuleiro/tabuleiro/engine/seedgames"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // The go seed's two printed games (002, Exemplo 1 and 2): the moves

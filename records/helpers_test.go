@@ -2,13 +2,13 @@ package records
 
 import (
 	"encoding/json"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 var catalog = games.Catalog()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/seedgames"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // seedRecord is the record of one of the seeds' printed games, the seed

@@ -2,12 +2,12 @@ package rooms
 
 import (
 	"context"
-	"github.com/tabuleiro/tabuleiro/players"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )

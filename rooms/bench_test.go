@@ -2,12 +2,12 @@ package rooms
 
 import (
 	"context"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"

@@ -2,11 +2,11 @@ package rooms
 
 import (
 	"context"
-	"github.com/tabuleiro/tabuleiro/players"
 	"testing"
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"

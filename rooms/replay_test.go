@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"

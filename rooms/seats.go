@@ -5,10 +5,10 @@ package rooms
 import (
 	"context"
 	"encoding/json"
-	"github.com/tabuleiro/tabuleiro/players"
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"github.com/tabuleiro/tabuleiro/players"
 	"log"
 	"os"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
 

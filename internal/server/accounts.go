@@ -79,7 +79,6 @@ func (s *Server) routeAccounts(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/account", s.createAccount)
 	mux.HandleFunc("POST /api/session", s.signIn)
 	mux.HandleFunc("GET /api/me", s.me)
-	mux.HandleFunc("GET /api/me/bots", s.myBots)
 	mux.HandleFunc("DELETE /api/session", s.signOut)
 	mux.HandleFunc("DELETE /api/sessions", s.signOutEverywhere)
 	mux.HandleFunc("POST /api/account/password", s.changePassword)
@@ -381,32 +380,6 @@ func (s *Server) me(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, meOf(c.Identity))
-}
-
-// myBots answers GET /api/me/bots: the caller's bot accounts, and which
-// are online.
-func (s *Server) myBots(w http.ResponseWriter, r *http.Request) {
-	c, ok := s.caller(w, r)
-	if !ok {
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-	defer cancel()
-	bots, err := s.cfg.Store.OwnerBots(ctx, c.ID)
-	if err != nil {
-		s.accountError(w, err)
-		return
-	}
-	type bot struct {
-		players.Bot
-		Online bool `json:"online"`
-	}
-	out := make([]bot, len(bots))
-	for i, b := range bots {
-		_, online := s.bots.name(b.ID)
-		out[i] = bot{Bot: b, Online: online}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"bots": out})
 }
 
 // cookieCaller is caller for the paths of a browser's session: a token is

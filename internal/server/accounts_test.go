@@ -145,8 +145,8 @@ func TestAccountJourney(t *testing.T) {
 		var bots struct {
 			Bots []struct{ ID, Name string }
 		}
-		if code, _ := other.Do("GET", "/api/me/bots", nil, &bots); code != http.StatusOK || len(bots.Bots) != 1 || bots.Bots[0].ID != bot.ID {
-			t.Fatalf("GET /api/me/bots: %d %+v, want the guest's bot %s", code, bots, bot.ID)
+		if code, _ := other.Do("GET", "/api/bots/mine", nil, &bots); code != http.StatusOK || len(bots.Bots) != 1 || bots.Bots[0].ID != bot.ID {
+			t.Fatalf("GET /api/bots/mine: %d %+v, want the guest's bot %s", code, bots, bot.ID)
 		}
 		var export server.Export
 		if code, _ := other.Do("GET", "/api/account/export", nil, &export); code != http.StatusOK ||

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/tabuleiro/tabuleiro/players"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
@@ -108,6 +108,8 @@ func (c *BotAPIConfig) defaults(h hub.Config) {
 func (s *Server) routeBots(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/bots", s.registerBot)
 	mux.HandleFunc("GET /api/bots", s.listBots)
+	mux.HandleFunc("GET /api/bots/mine", s.myBots)
+	mux.HandleFunc("PATCH /api/bots/{id}", s.setBot)
 	mux.HandleFunc("POST /api/bots/{id}/challenge", s.challengeBot)
 	mux.HandleFunc("GET /api/bot/account", s.botAccount)
 	mux.HandleFunc("GET /api/bot/stream/event", s.botEventStream)

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"github.com/tabuleiro/tabuleiro/players"
 	"net/http"
 	"net/url"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 type apiError struct {

@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"GuestsExpireUnlessRenewed", true, testGuestsExpire},
 		{"Bots", false, testBots},
 		{"PlayerNames", false, testPlayerNames},
+		{"BotsOpen", false, testBotsOpen},
 		{"Accounts", false, testAccounts},
 		{"AccountNameTakenWithoutCase", false, testNameTaken},
 		{"AccountNameOneOfMany", false, testNameConcurrent},
@@ -687,5 +688,49 @@ func testContextCancelled(t *testing.T, s players.Store) {
 	}
 	if _, err := s.AccountByName(context.Background(), "n"); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("a cancelled CreateAccount made an account: %v", err)
+	}
+}
+
+// testBotsOpen checks a bot account's setting "open to tournaments": set on
+// a kept identity only, read back for many ids in one call, kept when the
+// identity is saved again (a rename), and cleared.
+func testBotsOpen(t *testing.T, s players.Store) {
+	b := s
+	ctx := ctxT(t)
+	robo := players.Identity{ID: players.BotID("hash-robo"), Name: "Robozinho", TokenHash: "hash-robo"}
+	zeca := players.Identity{ID: players.BotID("hash-zeca"), Name: "Zeca", TokenHash: "hash-zeca"}
+	for _, p := range []players.Identity{robo, zeca} {
+		if err := s.SavePlayer(ctx, p, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.SetBotOpen(ctx, players.BotID("hash-nobody"), true); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("SetBotOpen of an unknown bot: %v, want ErrNotFound", err)
+	}
+	if err := b.SetBotOpen(ctx, robo.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{robo.ID, zeca.ID, players.BotID("hash-nobody")}
+	if got, err := b.BotsOpen(ctx, ids); err != nil || fmt.Sprint(got) != fmt.Sprint(map[string]bool{robo.ID: true}) {
+		t.Fatalf("BotsOpen = %v, %v; want only %s", got, err, robo.ID)
+	}
+	// A rename saves the identity again: the setting stays.
+	if err := s.SavePlayer(ctx, players.Identity{ID: robo.ID, Name: "Robozão", TokenHash: robo.TokenHash}, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.PlayerByToken(ctx, robo.TokenHash); err != nil || got.Name != "Robozão" {
+		t.Fatalf("PlayerByToken after the setting = %+v, %v", got, err)
+	}
+	if got, err := b.BotsOpen(ctx, ids); err != nil || !got[robo.ID] {
+		t.Fatalf("after a rename BotsOpen = %v, %v; the setting was lost", got, err)
+	}
+	if err := b.SetBotOpen(ctx, robo.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.BotsOpen(ctx, ids); err != nil || len(got) != 0 {
+		t.Fatalf("after closing BotsOpen = %v, %v; want none", got, err)
+	}
+	if _, err := b.BotsOpen(ctx, make([]string, players.MaxNameLookups+1)); err == nil {
+		t.Errorf("BotsOpen of %d ids: no error", players.MaxNameLookups+1)
 	}
 }

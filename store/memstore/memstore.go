@@ -72,6 +72,7 @@ type Store struct {
 	queues    map[string][]store.MatchEntry // quick-match queues (match.go)
 	bots      map[string]*botList           // owner id -> bot accounts (bots.go)
 	torneios  map[string]torneioEntry       // tournament id -> last save (torneio.go)
+	answers   map[string]*torneioAnswers    // tournament id -> answers to its invitations (torneio.go)
 	nextSweep time.Time
 }
 

@@ -33,6 +33,9 @@ type ident struct {
 	expires time.Time
 	// retired is a guest's token hash retired when it became an account.
 	retired string
+	// open is a bot account's setting "open to tournaments", kept with
+	// its identity.
+	open bool
 }
 
 // name is an account's name, or a closed account's held until until.
@@ -170,6 +173,9 @@ func (s *Store) SavePlayer(ctx context.Context, p players.Identity, lasting bool
 		return fmt.Errorf("save player %s: an account", p.ID)
 	}
 	g := &ident{p: players.Identity{ID: p.ID, Name: p.Name, TokenHash: p.TokenHash}}
+	if old := s.identLocked(p.ID, now); old != nil {
+		g.open = old.open // a rename keeps the settings
+	}
 	if !lasting {
 		g.expires = now.Add(s.guestTTL)
 	}
@@ -272,6 +278,39 @@ func (s *Store) OwnerBots(ctx context.Context, owner string) ([]players.Bot, err
 		return []players.Bot{}, nil
 	}
 	return slices.Clone(l.bots), nil
+}
+
+// SetBotOpen implements players.Bots.
+func (s *Store) SetBotOpen(ctx context.Context, id string, open bool) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("set bot %s open: %w", id, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.identLocked(id, now)
+	if g == nil {
+		return fmt.Errorf("set bot %s open: %w", id, players.ErrNotFound)
+	}
+	g.open = open
+	return nil
+}
+
+// BotsOpen implements players.Bots.
+func (s *Store) BotsOpen(ctx context.Context, ids []string) (map[string]bool, error) {
+	if err := players.CheckNameLookup(ctx, ids); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if g := s.identLocked(id, now); g != nil && g.open && players.IsBotID(id) {
+			out[id] = true
+		}
+	}
+	return out, nil
 }
 
 // CreateAccount implements players.Accounts.

@@ -85,6 +85,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"LogOnlyStaleChangesNothing", testLogOnlyStaleChangesNothing},
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
+		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	short := map[string]bool{"SeatedGuestsKeepTheirIdentity": true, "SeatedAccountsLast": true, "IdleRoomsExpire": true}

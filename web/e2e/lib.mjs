@@ -407,3 +407,15 @@ export async function pageFetch(p, method, path, body) {
     return { status: r.status, body: j };
   }, [method, path, body]);
 }
+
+// watchFirstTorneioGame opens the first game listed on a tournament's page
+// (one click), checks its board is on screen and comes back to the page.
+export async function watchFirstTorneioGame(page, id) {
+  const first = page.locator('.torneio-games a').first();
+  await first.waitFor();
+  await first.click();
+  await page.waitForURL(/\/r\/[A-Za-z0-9_-]+\?watch=1$/);
+  await boardsOnScreen(page, 'a tournament game');
+  await page.goBack();
+  await page.waitForURL(`**/t/${id}`);
+}

@@ -5,37 +5,23 @@
 // cookie: no request here carries a secret, and no answer holds one.
 import { h, put } from './dom.js';
 import { t } from './i18n.js';
+import { api } from './api.js';
 
 // The rules the server keeps (players/names.go), checked here first so
 // that the page says what to change in the player's language.
 const NAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,30}[A-Za-z0-9])?$/;
 const PASSWORD_MIN = 8;
 
-// api sends a JSON request with the session cookie and resolves with
-// {ok, status, body}; it never throws for an HTTP error.
-async function api(method, path, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  const r = await fetch(path, init);
-  let j = null;
-  try { j = await r.json(); } catch { /* 204 */ }
-  return { ok: r.ok, status: r.status, body: j, retryAfter: Number(r.headers.get('Retry-After')) || 0 };
-}
-
-// why is the words for a refused request.
-function why(res) {
-  const code = res.body && res.body.error && res.body.error.code;
-  switch (code) {
+// why is the words for a refused request (api's error).
+function why(e) {
+  switch (e.code) {
     case 'unauthorized': return t('account.errWrong');
     case 'name_taken': return t('account.errTaken');
-    case 'rate_limited': return t('account.errLimited', { min: Math.max(1, Math.ceil(res.retryAfter / 60)) });
-    case 'busy': case 'internal': return t('account.errBusy');
+    case 'rate_limited': return t('account.errLimited', { min: Math.max(1, Math.ceil((e.retryAfter || 60) / 60)) });
+    case 'busy': case 'internal': case undefined: case '': return t('account.errBusy');
     case 'forbidden': return t('account.errForbidden');
   }
-  return (res.body && res.body.error && res.body.error.message) || t('account.errBusy');
+  return e.message || t('account.errBusy');
 }
 
 // field is a labelled input.
@@ -66,7 +52,7 @@ export function accountView(main, { conn, navigate, askName }) {
     btn.disabled = true;
     say.textContent = '';
     say.classList.remove('ok');
-    try { await run(); } catch { say.textContent = t('account.errBusy'); } finally { btn.disabled = false; }
+    try { await run(); } catch (e) { say.textContent = why(e); } finally { btn.disabled = false; }
   }
 
   function guestParts(me, say) {
@@ -83,8 +69,7 @@ export function accountView(main, { conn, navigate, askName }) {
       if (!NAME_RE.test(name)) { say.textContent = t('account.errName'); return; }
       if (password.length < PASSWORD_MIN || password.toLowerCase() === name.toLowerCase()) { say.textContent = t('account.errPassword'); return; }
       submit(signup, say, async () => {
-        const res = await api('POST', '/api/account', { name, password });
-        if (!res.ok) { say.textContent = why(res); return; }
+        await api('/api/account', { method: 'POST', body: { name, password } });
         await conn.reidentify();
         render();
       });
@@ -98,8 +83,7 @@ export function accountView(main, { conn, navigate, askName }) {
       e.preventDefault();
       const name = signin.elements.name.value.trim(), password = signin.elements.password.value;
       submit(signin, say, async () => {
-        const res = await api('POST', '/api/session', { name, password });
-        if (!res.ok) { say.textContent = why(res); return; }
+        await api('/api/session', { method: 'POST', body: { name, password } });
         await conn.reidentify();
         render();
       });
@@ -132,8 +116,7 @@ export function accountView(main, { conn, navigate, askName }) {
       const old = pw.elements.old.value, next = pw.elements.new.value;
       if (next.length < PASSWORD_MIN || next.toLowerCase() === me.name.toLowerCase()) { say.textContent = t('account.errPassword'); return; }
       submit(pw, say, async () => {
-        const res = await api('POST', '/api/account/password', { old, new: next });
-        if (!res.ok) { say.textContent = why(res); return; }
+        await api('/api/account/password', { method: 'POST', body: { old, new: next } });
         pw.reset();
         say.classList.add('ok');
         say.textContent = t('account.changed');
@@ -151,8 +134,7 @@ export function accountView(main, { conn, navigate, askName }) {
       e.preventDefault();
       if (!close.elements.sure.checked) { say.textContent = t('account.closeSure'); return; }
       submit(close, say, async () => {
-        const res = await api('DELETE', '/api/account', { password: close.elements.password.value });
-        if (!res.ok) { say.textContent = why(res); return; }
+        await api('/api/account', { method: 'DELETE', body: { password: close.elements.password.value } });
         await conn.reidentify();
         navigate('/');
       });
@@ -170,11 +152,10 @@ export function accountView(main, { conn, navigate, askName }) {
   async function leave(path, btn, say) {
     btn.disabled = true;
     try {
-      const res = await api('DELETE', path);
-      if (!res.ok && res.status !== 401) { say.textContent = why(res); return; }
+      await api(path, { method: 'DELETE' }).catch((e) => { if (e.status !== 401) throw e; });
       await conn.reidentify();
       render();
-    } catch { say.textContent = t('account.errBusy'); } finally { btn.disabled = false; }
+    } catch (e) { say.textContent = why(e); } finally { btn.disabled = false; }
   }
 
   offs.push(conn.on('me', render));

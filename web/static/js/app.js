@@ -1,7 +1,7 @@
 // Tabuleiro's browser client: the header (name, sign in, language, theme,
 // sound), the router (the lobby at /, a room at /r/<room>, a finished
-// game's page at /g/<room>, a tournament at /t/<id>, the account at
-// /account) and the name dialog.
+// game's page at /g/<room>, a tournament at /t/<id>, a new one at /t/new,
+// the account at /account) and the name dialog.
 // Anyone can look at the lobby and play at once: the page is a guest the
 // server names (its session cookie), the name is asked for only when a
 // guest first sits down (and then only once; dismissing it plays on as
@@ -15,6 +15,7 @@ import * as sound from './sound.js';
 import { lobbyView } from './lobby.js';
 import { roomView } from './room.js';
 import { torneioView } from './torneio.js';
+import { torneioNewView } from './torneionew.js';
 import { accountView } from './account.js';
 
 const conn = new Conn();
@@ -82,6 +83,7 @@ function route() {
   const env = { conn, navigate, ensureNamed };
   const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
+  else if (location.pathname === '/t/new') current = torneioNewView(main, env);
   else if (tm) current = torneioView(main, tm[1], env);
   else if (location.pathname === '/account') current = accountView(main, { ...env, askName });
   else current = lobbyView(main, env);
