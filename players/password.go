@@ -58,7 +58,8 @@ type Hasher struct {
 	wg     sync.WaitGroup
 	once   sync.Once
 	// decoy is a hash of nothing, checked in place of an account that does
-	// not exist, so that a wrong name costs what a wrong password does.
+	// not exist, so that a wrong name costs what a wrong password does; a
+	// worker makes it the first time it is needed.
 	decoyOnce sync.Once
 	decoy     string
 }
@@ -110,8 +111,13 @@ func (h *Hasher) work() {
 				continue
 			}
 			if j.verify {
-				ok, err := verify(j.password, j.encoded)
-				j.done <- hashResult{ok: ok, err: err}
+				encoded := j.encoded
+				if encoded == "" { // no such account: the decoy, made here once
+					h.decoyOnce.Do(func() { h.decoy = hash("", h.params) })
+					encoded = h.decoy
+				}
+				ok, err := verify(j.password, encoded)
+				j.done <- hashResult{ok: ok && j.encoded != "", err: err}
 			} else {
 				j.done <- hashResult{encoded: hash(j.password, h.params)}
 			}
@@ -156,16 +162,11 @@ func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
 // parameters encoded names. An empty encoded (no such account) is checked
 // against a decoy hash, so that it takes as long, and is false.
 func (h *Hasher) Verify(ctx context.Context, password, encoded string) (bool, error) {
-	exists := encoded != ""
-	if !exists {
-		h.decoyOnce.Do(func() { h.decoy = hash("", h.params) })
-		encoded = h.decoy
-	}
 	r, err := h.run(&hashJob{ctx: ctx, password: password, encoded: encoded, verify: true})
 	if err != nil {
 		return false, fmt.Errorf("verify password: %w", err)
 	}
-	return r.ok && exists, nil
+	return r.ok, nil
 }
 
 // hash is argon2id with a new random salt.

@@ -112,6 +112,9 @@ func TestGzip(t *testing.T) {
 var (
 	refRe    = regexp.MustCompile(`(?:href|src)="([^"]+)"`)
 	importRe = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^'";]*?(?:from\s*)?['"](\.{1,2}/[^'"]+)['"]`)
+	// lazyRe finds a module loaded when it is first needed (import('./x.js')
+	// inside an expression), which the first load does not fetch.
+	lazyRe = regexp.MustCompile(`[^\w.]import\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
 	inlineRe = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|\son[a-z]+\s*=|style="`)
 )
 
@@ -120,8 +123,17 @@ var (
 // reference points at no embedded asset.
 func firstLoad(t *testing.T, h http.Handler) map[string]*httptest.ResponseRecorder {
 	t.Helper()
-	seen := map[string]*httptest.ResponseRecorder{}
-	queue := []string{"/"}
+	seen, _ := walkAssets(t, h, []string{"/"})
+	return seen
+}
+
+// walkAssets fetches start and, recursively, what they name and import;
+// lazy lists the modules they load only when needed (lazyRe), not
+// fetched.
+func walkAssets(t *testing.T, h http.Handler, start []string) (seen map[string]*httptest.ResponseRecorder, lazy []string) {
+	t.Helper()
+	seen = map[string]*httptest.ResponseRecorder{}
+	queue := start
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
@@ -151,9 +163,12 @@ func firstLoad(t *testing.T, h http.Handler) map[string]*httptest.ResponseRecord
 			for _, m := range importRe.FindAllStringSubmatch(body, -1) {
 				queue = append(queue, path.Join(path.Dir(p), m[1]))
 			}
+			for _, m := range lazyRe.FindAllStringSubmatch(body, -1) {
+				lazy = append(lazy, path.Join(path.Dir(p), m[1]))
+			}
 		}
 	}
-	return seen
+	return seen, lazy
 }
 
 func TestIndexReferencesExistingAssetsAndPageWeight(t *testing.T) {
@@ -188,14 +203,20 @@ func TestIndexReferencesExistingAssetsAndPageWeight(t *testing.T) {
 		t.Errorf("first page load transfers %d bytes, want < 200 KB", transfer)
 	}
 	// Without gzip (a proxy that strips it) the page still loads in reason:
-	// the sounds and a message catalogue count here too.
-	if raw >= 300_000 {
-		t.Errorf("first page load is %d bytes uncompressed, want < 300 KB even without gzip", raw)
+	// the sounds and a message catalogue count here too. 320 KB since the
+	// accounts (issue 26): their words are in every catalogue, the page
+	// that uses them (account.js) is loaded when it is first shown.
+	if raw >= 320_000 {
+		t.Errorf("first page load is %d bytes uncompressed, want < 320 KB even without gzip", raw)
 	}
-	// Every embedded script is reachable (no dead files shipped by mistake).
+	// Every embedded script is reachable (no dead files shipped by
+	// mistake): loaded first, or when a page needs it.
+	_, lazy := walkAssets(t, h, []string{"/"})
+	later, _ := walkAssets(t, h, lazy)
 	for p := range hh.assets {
 		if strings.HasSuffix(p, ".js") {
-			if _, ok := loaded[p]; !ok {
+			_, first := loaded[p]
+			if _, ok := later[p]; !ok && !first {
 				t.Errorf("%s is embedded but never loaded", p)
 			}
 		}

@@ -604,3 +604,32 @@ func TestCloseAccount(t *testing.T) {
 		}
 	})
 }
+
+// TestSessionOnEveryNode: two servers on one Redis: a session made on one
+// is the same player on the other, over HTTP and the WebSocket; signed out
+// on the second, it is refused on the first.
+func TestSessionOnEveryNode(t *testing.T) {
+	_, _, open := redisOpener(t)
+	a, b := startOnRedis(t, open), startOnRedis(t, open)
+	onA := a.NewBrowser(t)
+	var made me
+	if code, _ := onA.Do("POST", "/api/account", map[string]string{"name": "nodes", "password": "one password"}, &made); code != http.StatusCreated {
+		t.Fatalf("a new account on the first node: %d", code)
+	}
+	onB := b.NewBrowser(t)
+	onB.SetCookie(players.SessionCookie, onA.Cookie(players.SessionCookie))
+	var who me
+	if code, _ := onB.Do("GET", "/api/me", nil, &who); code != http.StatusOK || who.ID != made.ID || !who.Account {
+		t.Fatalf("the session on the second node: %d %+v", code, who)
+	}
+	ws := helloWithCookie(t, onB)
+	if w := ws.Wait("welcome", nil); w.Player.ID != made.ID || w.Token != "" {
+		t.Fatalf("welcome on the second node: %s", w.Raw)
+	}
+	if code, _ := onB.Do("DELETE", "/api/session", nil, nil); code != http.StatusNoContent {
+		t.Fatalf("sign out on the second node: %d", code)
+	}
+	if code, _ := onA.Do("GET", "/api/me", nil, nil); code != http.StatusUnauthorized {
+		t.Fatalf("the session signed out on the other node, on the first: %d", code)
+	}
+}

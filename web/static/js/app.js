@@ -16,7 +16,6 @@ import { lobbyView } from './lobby.js';
 import { roomView } from './room.js';
 import { torneioView } from './torneio.js';
 import { torneioNewView } from './torneionew.js';
-import { accountView } from './account.js';
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
@@ -70,6 +69,20 @@ function askName({ sitting = false } = {}) {
 const ensureNamed = () => (store.asked ? Promise.resolve() : askName({ sitting: true }));
 
 // ---------- routing ----------
+// The account page's module is loaded when it is first shown, not with
+// the lobby.
+const loadAccount = () => import('./account.js');
+
+// lazyView shows the view make builds from the module load gives, once it
+// has come (unless the page moved on meanwhile).
+function lazyView(make, load) {
+  let view = null, gone = false;
+  load().then((m) => { if (!gone) view = make(m); }).catch(() => {});
+  return {
+    destroy() { gone = true; if (view && view.destroy) view.destroy(); },
+    relabel() { if (view && view.relabel) view.relabel(); },
+  };
+}
 function navigate(url) {
   if (location.pathname + location.search !== url) history.pushState(null, '', url);
   route();
@@ -85,7 +98,7 @@ function route() {
   if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
   else if (location.pathname === '/t/new') current = torneioNewView(main, env);
   else if (tm) current = torneioView(main, tm[1], env);
-  else if (location.pathname === '/account') current = accountView(main, { ...env, askName });
+  else if (location.pathname === '/account') current = lazyView((m) => m.accountView(main, { ...env, askName }), loadAccount);
   else current = lobbyView(main, env);
 }
 document.addEventListener('click', (e) => {
