@@ -32,17 +32,10 @@ type gameSummary struct {
 	Game    string           `json:"game"`
 	Variant string           `json:"variant"`
 	Private bool             `json:"private,omitempty"`
-	Players []playerSummary  `json:"players"`
+	Players []players.Seated `json:"players"`
 	Moves   int              `json:"moves"`
 	Result  *protocol.Result `json:"result"`
 	Ended   int64            `json:"ended"`
-}
-
-type playerSummary struct {
-	Seat int    `json:"seat"`
-	ID   string `json:"id,omitempty"`
-	Name string `json:"name"`
-	Bot  string `json:"bot,omitempty"`
 }
 
 // playerRecords answers GET /api/players/{player}/records?before=&limit=:
@@ -139,13 +132,12 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 // summarize is the list entry of a record.
 func summarize(rec *records.Record, ended time.Time) gameSummary {
 	g := gameSummary{Room: rec.Room, Game: rec.Game, Variant: rec.Variant, Private: rec.Private,
-		Players: make([]playerSummary, len(rec.Players)), Moves: len(rec.Moves), Ended: ended.UnixMilli()}
+		Players: make([]players.Seated, len(rec.Players)), Moves: len(rec.Moves), Ended: ended.UnixMilli()}
 	for i, p := range rec.Players {
-		name := p.Name
-		if name == "" && p.Bot != "" {
-			name = "bot " + p.Bot
+		if p.Name == "" && p.Bot != "" {
+			p.Name = "bot " + p.Bot
 		}
-		g.Players[i] = playerSummary{Seat: i, ID: p.ID, Name: name, Bot: p.Bot}
+		g.Players[i] = players.Seated{Seat: i, Player: p}
 	}
 	if res := rec.Result; res != nil {
 		g.Result = &protocol.Result{Reason: res.Reason}
