@@ -114,7 +114,7 @@ var (
 	importRe = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^'";]*?(?:from\s*)?['"](\.{1,2}/[^'"]+)['"]`)
 	// lazyRe finds a module loaded when it is first needed (import('./x.js')
 	// inside an expression), which the first load does not fetch.
-	lazyRe = regexp.MustCompile(`[^\w.]import\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
+	lazyRe   = regexp.MustCompile(`[^\w.]import\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
 	inlineRe = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|\son[a-z]+\s*=|style="`)
 )
 

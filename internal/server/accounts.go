@@ -524,12 +524,12 @@ func (s *Server) exportAccount(w http.ResponseWriter, r *http.Request) {
 func (s *Server) eachRecord(ctx context.Context, player string, f func(store.RecordRef, *records.Record) error) error {
 	var before time.Time
 	for n := 0; n < store.MaxPlayerRecords; {
-		refs, err := s.cfg.Records.PlayerRecords(ctx, player, before, MaxPlayerRecordsPage)
+		refs, err := s.cfg.Store.Records().PlayerRecords(ctx, player, before, MaxPlayerRecordsPage)
 		if err != nil {
 			return err
 		}
 		for _, ref := range refs {
-			data, err := s.cfg.Records.Record(ctx, ref.Room)
+			data, err := s.cfg.Store.Records().Record(ctx, ref.Room)
 			if errors.Is(err, store.ErrNotFound) {
 				continue
 			}
@@ -643,7 +643,7 @@ func (s *Server) forget(ctx context.Context, player string) error {
 		if err != nil {
 			return err
 		}
-		if err := s.cfg.Records.PutRecord(ctx, store.RecordEntry{Room: rec.Room, Data: data, Players: ids, Ended: rec.Ended}); err != nil {
+		if err := s.cfg.Store.Records().PutRecord(ctx, store.RecordEntry{Room: rec.Room, Data: data, Players: ids, Ended: rec.Ended, Private: rec.Private}); err != nil {
 			return err
 		}
 	}

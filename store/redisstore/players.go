@@ -116,13 +116,13 @@ func (s *Store) SavePlayer(ctx context.Context, p players.Identity, lasting bool
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("save player %s: %w", p.ID, err)
+			return fmt.Errorf("save player %s: %w", p.ID, s.refused(err))
 		}
 		return nil
 	}
 	n, err := savePlayerScript.Run(ctx, s.c, []string{s.PlayerKey(p.ID)}, p.TokenHash, p.Name, ttl).Int()
 	if err != nil {
-		return fmt.Errorf("save player %s: %w", p.ID, err)
+		return fmt.Errorf("save player %s: %w", p.ID, s.refused(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("save player %s: an account", p.ID)
@@ -248,7 +248,7 @@ func (s *Store) AddBot(ctx context.Context, owner string, b players.Bot, max int
 	}
 	n, err := addBotScript.Run(ctx, s.c, []string{s.BotsKey(owner)}, b.ID, v, max, ttl).Int()
 	if err != nil {
-		return fmt.Errorf("add bot of %s: %w", owner, err)
+		return fmt.Errorf("add bot of %s: %w", owner, s.refused(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("add bot of %s: %w", owner, players.ErrTooManyBots)
@@ -372,7 +372,7 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	nameKey := s.AccountKey(a.Name)
 	ok, err := s.c.SetNX(ctx, nameKey, a.ID, 0).Result()
 	if err != nil {
-		return fmt.Errorf("create account %s: %w", a.ID, err)
+		return fmt.Errorf("create account %s: %w", a.ID, s.refused(err))
 	}
 	if !ok {
 		return fmt.Errorf("create account %s: %w", a.ID, players.ErrNameTaken)
@@ -521,7 +521,7 @@ func (s *Store) SaveSession(ctx context.Context, se players.Session) error {
 	n, err := saveSessionScript.Run(ctx, s.c, []string{s.SessionKey(se.Hash)}, se.Player,
 		se.Created.UnixMilli(), exp).Int()
 	if err != nil {
-		return fmt.Errorf("save session of %s: %w", se.Player, err)
+		return fmt.Errorf("save session of %s: %w", se.Player, s.refused(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("save session of %s: the hash is another player's", se.Player)

@@ -85,6 +85,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"LogOnlyStaleChangesNothing", testLogOnlyStaleChangesNothing},
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
+		{"SaveWritesRecord", testSaveWritesRecord},
+		{"RefusedSaveWritesNoRecord", testRefusedSaveWritesNoRecord},
+		{"RecordOnlyWithFinishedSnapshot", testRecordOnlyWithFinishedSnapshot},
 		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
