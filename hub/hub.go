@@ -13,9 +13,6 @@ package hub
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/netip"
@@ -32,6 +29,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -42,6 +40,9 @@ type Config struct {
 	Rooms   *rooms.Manager
 	Catalog *engine.Catalog
 	Store   store.Store
+	// Players finds who says hello (by token, by session cookie) and makes
+	// guests; default a Directory over Store.
+	Players *players.Directory
 	Log     *zap.Logger
 	Metrics *metrics.Metrics
 	// Origins are the allowed Origin values besides the same origin
@@ -127,9 +128,6 @@ const retryAfter = "5"
 // readBufferSize is each connection's read buffer, in bytes.
 const readBufferSize = 256
 
-// NameLimit is the longest player name, in runes.
-const NameLimit = 32
-
 // Hub is the WebSocket side of the service.
 type Hub struct {
 	cfg      Config
@@ -179,6 +177,9 @@ func New(cfg Config) *Hub {
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
+	if cfg.Players == nil {
+		cfg.Players = players.NewDirectory(players.Config{Store: cfg.Store})
+	}
 	orDefault(&cfg.ReadLimit, 8<<10)
 	orDefault(&cfg.SendQueue, 256)
 	orDefault(&cfg.SendQueueBytes, DefaultSendQueueBytes)
@@ -223,18 +224,22 @@ func orDefault[T int | int64 | float64 | time.Duration](v *T, def T) {
 // checkOrigin allows requests without Origin (non-browser clients), the
 // same origin, and the configured allow-list.
 func (h *Hub) checkOrigin(r *http.Request) bool {
+	return r.Header.Get("Origin") == "" || OriginAllowed(h.cfg.Origins, r)
+}
+
+// OriginAllowed reports whether the request's Origin is the site's own
+// (its host is the request's) or one of origins ("*" allows any). The HTTP
+// API checks it too, for requests the session cookie authenticates.
+func OriginAllowed(origins []string, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	for _, o := range h.cfg.Origins {
+	for _, o := range origins {
 		o = strings.TrimRight(strings.TrimSpace(o), "/")
 		if o == "*" || strings.EqualFold(o, origin) {
 			return true
 		}
 	}
 	u, err := url.Parse(origin)
-	if err != nil {
+	if err != nil || u.Host == "" {
 		return false
 	}
 	return strings.EqualFold(u.Host, r.Host)
@@ -268,6 +273,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, client: addr, addrKey: key, start: time.Now(),
 		deflate: h.cfg.Compression && offersDeflate(r.Header), readerDone: make(chan struct{})}
+	if ck, err := r.Cookie(players.SessionCookie); err == nil {
+		c.session = ck.Value // the page's identity (hello): never logged
+	}
 	// Set before anyone can close c (closeSocket stops it).
 	c.mu.Lock()
 	c.pinger = time.AfterFunc(h.cfg.PingPeriod, c.pingTick)
@@ -528,20 +536,4 @@ func (h *Hub) countErr(c protocol.Code) {
 	if h.cfg.Metrics != nil {
 		h.cfg.Metrics.Errors.WithLabelValues(string(c)).Inc()
 	}
-}
-
-// NewToken returns a 128-bit secret token and its SHA-256 hash. The token
-// is hexadecimal: a bot's token goes on command lines (docs/bots-api.md),
-// where a base64url token, starting with "-" once in 64, read as an option.
-func NewToken() (token, hash string) {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	token = hex.EncodeToString(b[:])
-	return token, HashToken(token)
-}
-
-// HashToken is the form in which a token is stored.
-func HashToken(token string) string {
-	s := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(s[:])
 }

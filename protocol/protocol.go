@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // Code is an error code of the wire contract (docs/protocol.md, "Errors").
@@ -43,19 +44,24 @@ const (
 	// CodeBusy (addition): the server is at a capacity limit (its
 	// connections, its bot queue); try again after the HTTP Retry-After.
 	CodeBusy Code = "busy"
-	// CodeUnauthorized (addition): an HTTP request of the bot API without
-	// a token, or with one the server does not know (HTTP 401).
+	// CodeUnauthorized (addition): an HTTP request without a token or a
+	// session, or with one the server does not know (HTTP 401); a wrong
+	// name or password; a hello with a session that ended or with the
+	// token of a guest who became an account.
 	CodeUnauthorized Code = "unauthorized"
 	// CodeForbidden (addition): the token is known but may not do this: a
 	// bot account registering bots, a person's token on a bot's path
 	// (HTTP 403).
 	CodeForbidden Code = "forbidden"
+	// CodeNameTaken (addition): an account has the name already, compared
+	// without case (POST /api/account, HTTP 409).
+	CodeNameTaken Code = "name_taken"
 )
 
 // Codes lists every error code of the contract.
 var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
-	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden}
+	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken}
 
 // WebSocket close codes the server uses.
 const (
@@ -194,19 +200,15 @@ type ClientMessage struct {
 	Features []string `json:"features,omitempty"`
 }
 
-// PlayerInfo is a player's public identity.
-type PlayerInfo struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
 // Welcome answers hello.
 type Welcome struct {
 	Type   string          `json:"type"`
 	ID     json.RawMessage `json:"id,omitempty"`
-	Player PlayerInfo      `json:"player"`
-	Token  string          `json:"token"`
-	Rooms  []string        `json:"rooms"`
+	Player players.Player  `json:"player"`
+	// Token is a guest's secret token, for a hello again; empty when the
+	// connection is the session cookie's (docs/protocol.md, "Accounts").
+	Token string   `json:"token"`
+	Rooms []string `json:"rooms"`
 	// Features are the hello features the server granted (an addition).
 	Features []string `json:"features,omitempty"`
 }
@@ -270,17 +272,12 @@ type RoomLeft struct {
 	Room string          `json:"room"`
 }
 
-// Player is one seat in room.state.
+// Player is one seat in room.state and the lobby: the seated player (the
+// one public player type, players.Player: its botAccount is an addition)
+// and its connection.
 type Player struct {
-	Seat int    `json:"seat"`
-	ID   string `json:"id,omitempty"`
-	Name string `json:"name"`
-	Bot  string `json:"bot,omitempty"`
-	// BotAccount is set when the seat's player is a bot account, an
-	// outside program playing through the bot API (an addition; Bot is a
-	// level of the server's own bots).
-	BotAccount bool `json:"botAccount,omitempty"`
-	Connected  bool `json:"connected"`
+	players.Seated
+	Connected bool `json:"connected"`
 	// GoneSince (Unix ms) is set in room.state while a human seat of a
 	// playing game has no connection (an addition).
 	GoneSince int64 `json:"goneSince,omitempty"`

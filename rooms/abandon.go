@@ -39,7 +39,7 @@ func (r *Room) grace() time.Duration {
 
 func (r *Room) humanSeat(seat int) bool {
 	s := r.seats[seat]
-	return s.Bot == "" && s.PlayerID != ""
+	return s.Bot == "" && s.ID != ""
 }
 
 // notePresence records since when each human seat has had no connection,

@@ -23,6 +23,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/metrics"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 )
@@ -80,9 +81,10 @@ type Config struct {
 	// OnChange is called (from room goroutines) when the lobby view may
 	// have changed. It must not block.
 	OnChange func()
-	// OnGame, when not nil, is called (from room goroutines) when a
-	// room's game starts and when it ends (GameEvent). It must not block.
-	OnGame func(GameEvent)
+	// OnGame are the listeners told (on room goroutines, in order) when a
+	// room's game starts and when it ends, with its result (GameEvent,
+	// gamehook.go). They must not block: one queues what it does.
+	OnGame []func(GameEvent)
 	// Now is the time for clocks and abandonment (default time.Now); tests
 	// inject their own.
 	Now func() time.Time
@@ -211,14 +213,6 @@ func NewManager(cfg Config) *Manager {
 		sums: map[string]protocol.RoomSummary{}, making: map[string]map[string]int{}, stop: make(chan struct{})}
 }
 
-// Seat is a seat of a new room: a player or a bot.
-type Seat struct {
-	PlayerID string
-	Name     string
-	// Bot is the bot level when the seat is a bot's.
-	Bot string
-}
-
 // Spec describes a new room.
 type Spec struct {
 	// ID is the room id; empty picks a new one.
@@ -226,8 +220,10 @@ type Spec struct {
 	Game    string
 	Variant string
 	Setup   json.RawMessage
-	// Seats has one entry per seat of the variant; an empty Seat is free.
-	Seats   []Seat
+	// Seats has one entry per seat of the variant: a person or a bot
+	// account (players.Of), the server's bot (players.ServerBot), or a
+	// free seat (the zero Player).
+	Seats   []players.Player
 	Private bool
 	// Watch marks a room where only bots play.
 	Watch bool
@@ -273,7 +269,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	}
 	names := map[string]string{}
 	for _, s := range spec.Seats {
-		names[s.PlayerID] = s.Name
+		names[s.ID] = s.Name
 	}
 	release, err := m.reserve(ctx, spec.ID, spec.For, seated(spec.Seats), names)
 	if err != nil {
@@ -454,10 +450,10 @@ func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
 	m.wg.Add(1)
 	m.mu.Unlock()
 	m.gauge(r.info.ID, r.status, 1)
-	if r.status == StatusPlaying {
-		r.noteGame() // before the goroutine: r is still ours
+	if r.status == StatusPlaying || r.status == StatusFinished {
+		r.noteGame() // before the goroutine: r is still ours (a finished game: told Again)
 	} else {
-		r.told = r.status // a restored finished game is not news
+		r.told = r.status
 	}
 	go r.run(join, reqID)
 	m.cfg.OnChange()

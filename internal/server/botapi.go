@@ -15,9 +15,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // The bot API's streams and commands over plain HTTP (docs/bots-api.md), in
@@ -136,7 +136,7 @@ func (b *botHub) setOpen(id string, open bool) {
 // openEvents registers an event stream of the bot, closing its oldest past
 // EventStreamsPerBot; nil when MaxStreams are open. open is the bot's
 // setting as the store has it.
-func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
+func (b *botHub) openEvents(p players.Identity, open bool) *eventSub {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.streams >= b.cfg.MaxStreams {
@@ -174,7 +174,7 @@ func (b *botHub) closeEvents(id string, e *eventSub) {
 
 // openGame counts a game stream of the bot; it answers the refusal's
 // status and error when a cap is reached.
-func (b *botHub) openGame(p store.Player) (int, *protocol.Error) {
+func (b *botHub) openGame(p players.Identity) (int, *protocol.Error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.streams >= b.cfg.MaxStreams {
@@ -209,10 +209,24 @@ func (b *botHub) forgetIdle(id string, o *botOnline) {
 	}
 }
 
+// kickEvents closes the event streams of the bot (its account closed).
+func (b *botHub) kickEvents(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o := b.bots[id]; o != nil {
+		for _, e := range o.events {
+			e.kick()
+		}
+	}
+}
+
 // onGame is the rooms' OnGame hook: it queues the event on the event
 // streams of every bot seated in the room. It never blocks: a stream whose
 // queue is full is closed (the bot reconnects and is told its games again).
 func (b *botHub) onGame(ev rooms.GameEvent) {
+	if ev.Again {
+		return // the bot heard of it, or hears of its games when it connects
+	}
 	typ := "gameStart"
 	if ev.Status == rooms.StatusFinished {
 		typ = "gameFinish"
@@ -220,11 +234,11 @@ func (b *botHub) onGame(ev rooms.GameEvent) {
 	var line []byte
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, id := range ev.Players {
-		if !store.IsBotID(id) {
+	for _, p := range ev.Players {
+		if !p.BotAccount {
 			continue
 		}
-		o := b.bots[id]
+		o := b.bots[p.ID]
 		if o == nil {
 			continue
 		}
@@ -371,7 +385,7 @@ func (s *Server) botEventStream(w http.ResponseWriter, r *http.Request) {
 // queue of frames for the request's goroutine to write.
 type streamMember struct {
 	id   uint64
-	p    store.Player
+	p    players.Identity
 	max  int
 	wake chan struct{} // capacity 1
 
@@ -385,7 +399,7 @@ type streamMember struct {
 // counts up from 1), so that a room never takes one for the other.
 var streamIDs atomic.Uint64
 
-func newStreamMember(p store.Player, maxBytes int) *streamMember {
+func newStreamMember(p players.Identity, maxBytes int) *streamMember {
 	return &streamMember{id: 1<<63 | streamIDs.Add(1), p: p, max: maxBytes, wake: make(chan struct{}, 1)}
 }
 
@@ -563,7 +577,7 @@ func (s *Server) writeStates(w http.ResponseWriter, rc *http.ResponseController,
 // an error to it, and only an error.
 type replyMember struct {
 	id uint64
-	p  store.Player
+	p  players.Identity
 
 	mu  sync.Mutex
 	err *protocol.ErrorMessage

@@ -22,6 +22,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -86,6 +87,9 @@ type Config struct {
 	MaxPositionsBytes int
 	// BotAPI bounds the bot accounts' API (botaccounts.go, botapi.go).
 	BotAPI BotAPIConfig
+	// Accounts bounds accounts, sessions and the hashing of passwords
+	// (accounts.go).
+	Accounts AccountsConfig
 	// TorneioParallel bounds the games of one tournament played at once
 	// (default torneio.DefaultParallel); MaxTorneios the tournaments
 	// running at once (default torneio.DefaultMaxLive).
@@ -176,8 +180,12 @@ type Server struct {
 	botClients *netlimit.Counter
 	replays    chan struct{} // a slot per replay running (records.go)
 	bots       *botHub       // the bot accounts online (botapi.go)
-	analyses   analyses      // the games being analysed (analysis.go)
-	handler    http.Handler  // the routes, with the write deadline and the header limit (httpBounds)
+	// players makes, finds and signs in players; hasher is its password
+	// hashing pool (accounts.go), closed by Shutdown.
+	players  *players.Directory
+	hasher   *players.Hasher
+	analyses analyses     // the games being analysed (analysis.go)
+	handler  http.Handler // the routes, with the write deadline and the header limit (httpBounds)
 }
 
 // New builds the service. The caller owns cfg.Store.
@@ -224,6 +232,12 @@ func New(cfg Config) (*Server, error) {
 		botClients: netlimit.NewCounter(cfg.BotAPIPerClient), replays: make(chan struct{}, cfg.Replays)}
 	cfg.BotAPI.defaults(cfg.Hub)
 	s.cfg.BotAPI = cfg.BotAPI
+	cfg.Accounts.defaults()
+	s.cfg.Accounts = cfg.Accounts
+	a := cfg.Accounts
+	s.hasher = players.NewHasher(a.HashWorkers, a.HashQueue, a.Hash)
+	s.players = players.NewDirectory(players.Config{Store: cfg.Store, Hasher: s.hasher, Now: cfg.Now,
+		SessionTTL: a.SessionTTL, NameHold: a.NameHold, MaxFailures: a.MaxFailures, FailureWindow: a.FailureWindow})
 	s.bots = newBotHub(cfg.BotAPI, cfg.Log.Named("botapi"))
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
@@ -257,9 +271,10 @@ func New(cfg Config) (*Server, error) {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: s.bots.onGame})
+		OnGame: []func(rooms.GameEvent){s.bots.onGame}})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
+	hubc.Players = s.players
 	if hubc.MaxConns <= 0 && cfg.HTTP.MaxConns > 0 {
 		hubc.MaxConns = WebSocketShare(cfg.HTTP.MaxConns)
 	}
@@ -280,6 +295,7 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
 			s.Pool.Close()
+			s.hasher.Close()
 			return nil, err
 		}
 	}
@@ -290,6 +306,7 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
 	s.routeRecords(mux)
 	s.routeBots(mux)
+	s.routeAccounts(mux)
 	s.startTorneios(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -403,6 +420,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		err = herr
 	}
 	s.Pool.Close()
+	s.hasher.Close()
 	return err
 }
 

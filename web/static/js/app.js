@@ -1,10 +1,11 @@
-// Tabuleiro's browser client: the header (name, language, theme, sound),
-// the router (the lobby at /, a room at /r/<room>, a finished game's page at
-// /g/<room>, a tournament at /t/<id>, a new one at /t/new) and the name
-// dialog.
-// Anyone can look at the lobby and watch at once: the server names guests,
-// and the name is asked for only when a guest first sits down (and then
-// only once; dismissing it plays on as the guest).
+// Tabuleiro's browser client: the header (name, sign in, language, theme,
+// sound), the router (the lobby at /, a room at /r/<room>, a finished
+// game's page at /g/<room>, a tournament at /t/<id>, a new one at /t/new,
+// the account at /account) and the name dialog.
+// Anyone can look at the lobby and play at once: the page is a guest the
+// server names (its session cookie), the name is asked for only when a
+// guest first sits down (and then only once; dismissing it plays on as
+// the guest), and making an account or signing in is one link away.
 import { h, $, store, icon } from './dom.js';
 import { Conn } from './ws.js';
 import * as i18n from './i18n.js';
@@ -20,6 +21,7 @@ const pages = {
   room: () => import('./room.js').then((m) => (main, env, room, record) => m.roomView(main, room, { ...env, record })),
   torneio: () => import('./torneio.js').then((m) => (main, env, id) => m.torneioView(main, id, env)),
   torneioNew: () => import('./torneionew.js').then((m) => (main, env) => m.torneioNewView(main, env)),
+  account: () => import('./account.js').then((m) => (main, env) => m.accountView(main, { ...env, askName })),
 };
 
 // which is the page a path shows and its arguments: [page, ...args].
@@ -27,6 +29,7 @@ function which(path) {
   const m = path.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   if (m) return ['room', m[2], m[1] === 'g'];
   if (path === '/t/new') return ['torneioNew'];
+  if (path === '/account') return ['account'];
   const tm = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (tm) return ['torneio', tm[1]];
   return ['lobby'];
@@ -37,9 +40,13 @@ let current = null; // the view on screen: {destroy(), relabel()}
 
 // ---------- name ----------
 function showMe() {
-  const name = (conn.player && conn.player.name) || store.name;
+  const account = !!(conn.me && conn.me.account);
+  const name = (conn.player && conn.player.name) || (conn.me && conn.me.name) || (account ? '' : store.name);
   $('#me-name').textContent = name || '';
   $('#me').hidden = !name;
+  $('#me').dataset.account = account ? '1' : '';
+  $('#me').title = t(account ? 'account.title' : 'name.change');
+  $('#account-link').hidden = account;
 }
 
 // askName opens the name dialog and resolves when it closes: with the new
@@ -139,8 +146,10 @@ function headerControls() {
   };
   snd.addEventListener('click', () => { prefs.sound = !prefs.sound; paintSound(); });
 
-  $('#me').addEventListener('click', () => askName());
-  i18n.onChange(() => { paintTheme(); paintSound(); sel.value = i18n.current(); if (current && current.relabel) current.relabel(); });
+  // A guest's name changes in the dialog; an account's is its sign-in
+  // name: the button opens its page.
+  $('#me').addEventListener('click', () => (conn.me && conn.me.account ? navigate('/account') : askName()));
+  i18n.onChange(() => { paintTheme(); paintSound(); showMe(); sel.value = i18n.current(); if (current && current.relabel) current.relabel(); });
   paintTheme(); paintSound();
 }
 
@@ -148,6 +157,7 @@ function headerControls() {
 conn.on('down', () => { $('#conn-bar').hidden = false; document.body.classList.add('offline'); });
 conn.on('up', () => { $('#conn-bar').hidden = true; document.body.classList.remove('offline'); showMe(); });
 conn.on('renamed', showMe);
+conn.on('me', showMe);
 
 (async function start() {
   applyTheme();

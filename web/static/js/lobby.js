@@ -1,7 +1,7 @@
 // The lobby: live games first (small live boards, one tap to watch or to
 // take a free seat), then one card per game with one-tap play (quick match,
 // the computer, a friend) on defaults the player can change and remembers.
-import { h, store } from './dom.js';
+import { h } from './dom.js';
 import { t, num, localize } from './i18n.js';
 import {
   loadCatalog, games, gameName, gameTagline, gameRules, variantName, variantShort, seats, seatLabel,
@@ -74,8 +74,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   function loadMine() {
     const id = conn.player && conn.player.id;
     if (!id) return;
-    const headers = store.token ? { Authorization: `Bearer ${store.token}` } : {};
-    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=10`, { headers }).then((r) => (r.ok ? r.json() : null)).then((j) => {
+    // The session cookie goes with it: our own private games are listed too.
+    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=10`).then((r) => (r.ok ? r.json() : null)).then((j) => {
       if (!j) return;
       myFor = id;
       myGames = Array.isArray(j.records) ? j.records : [];
