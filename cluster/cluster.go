@@ -98,8 +98,10 @@ type Node struct {
 	remote  map[string]*remoteRoom
 	seen    map[string]time.Time
 	started time.Time
-	// lobbies: the public rooms each other node last said it serves.
-	lobbies map[string][]protocol.RoomSummary
+	// lobbies: the digest of its public rooms each other node last sent.
+	lobbies map[string]hub.Digest
+	// pages: the answers awaited by a page of GET /api/rooms, by request.
+	pages map[uint64]chan []protocol.RoomSummary
 	// live caches the liveness of rooms' owners for LiveEvery (at most
 	// one check per owner per period); sweep drops old entries.
 	live map[string]liveCheck
@@ -144,7 +146,8 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 	}
 	n := &Node{h: cfg.Hub, cfg: cfg, log: cfg.Log.With(zap.String("node", cfg.Node)),
 		pending: map[uint64]chan string{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
-		seen: map[string]time.Time{}, started: now(), lobbies: map[string][]protocol.RoomSummary{},
+		seen: map[string]time.Time{}, started: now(), lobbies: map[string]hub.Digest{},
+		pages: map[uint64]chan []protocol.RoomSummary{},
 		live: map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	if cfg.Liveness != nil {
 		// Alive before serving: another node must not take this node's
@@ -161,7 +164,7 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 		n.sub.Close()
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	hk := hub.Hooks{Router: router{n}, Lobby: n.summaries, Stop: n.stop}
+	hk := hub.Hooks{Router: router{n}, Lobby: n.digests, Rooms: n.roomsElsewhere, Stop: n.stop}
 	if cfg.Matcher != nil {
 		hk.Match = matchmaker{n}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -23,9 +24,13 @@ const (
 	kindFrames kind = "frames"
 	// kindMatch: the receiver's queued connection was paired in a room.
 	kindMatch kind = "match"
-	// kindHeartbeat: on "nodes", the sender is alive and serves these
-	// public rooms.
+	// kindHeartbeat: on "nodes", the sender is alive, and the digest of
+	// the public rooms it serves.
 	kindHeartbeat kind = "hb"
+	// kindRooms: on "nodes", a page of GET /api/rooms asked of every node,
+	// answered with kindRoomsPage on the asker's channel.
+	kindRooms     kind = "rooms"
+	kindRoomsPage kind = "page"
 )
 
 // wire is one message between nodes.
@@ -50,7 +55,11 @@ type wire struct {
 	Items []item `json:"i,omitempty"`
 	// match: the seat of the connection paired by another node.
 	Seat int `json:"st,omitempty"`
-	// hb: the node's public live rooms, for the other nodes' lobbies.
+	// hb: the digest of the node's public rooms, for the other nodes'
+	// lobbies.
+	Lobby *hub.Digest `json:"lb,omitempty"`
+	// rooms: the page asked for; page: the answer (Req is the request's).
+	Query *hub.Query             `json:"qy,omitempty"`
 	Rooms []protocol.RoomSummary `json:"rs,omitempty"`
 }
 
@@ -126,5 +135,15 @@ func (n *Node) handle(data []byte) {
 		n.frames(&w)
 	case kindMatch:
 		n.matched(&w)
+	case kindRoomsPage:
+		n.mu.Lock()
+		ch := n.pages[w.Req]
+		n.mu.Unlock()
+		if ch != nil && len(w.Rooms) <= hub.MaxRoomsLimit+1 {
+			select {
+			case ch <- w.Rooms:
+			default: // more answers than nodes asked: a stray one
+			}
+		}
 	}
 }

@@ -227,6 +227,7 @@ func (r *Room) exit() {
 	r.disarmFlag()
 	r.disarmAbort()
 	r.disarmIdle()
+	r.awayTimer.disarm()
 	r.m.remove(r)
 	close(r.done)
 	for _, mb := range r.members {

@@ -86,6 +86,10 @@ type Config struct {
 	// Now is the time for clocks and abandonment (default time.Now); tests
 	// inject their own.
 	Now func() time.Time
+	// AdjournAfter is how long every player of a playing game must have
+	// been gone before the lobby shows the game adjourned instead of
+	// among its live games (default DefaultAdjournAfter).
+	AdjournAfter time.Duration
 	// Grace is how long a human seat must have been disconnected before
 	// its opponent may claim the win (default 60 s). Under a clock it is
 	// at least a tenth of the base time.
@@ -110,13 +114,15 @@ type Config struct {
 	RecordTimeout time.Duration
 }
 
-// Manager is the room registry: id -> room, and the public summaries the
-// lobby shows. It owns no game state.
+// Manager is the room registry: id -> room, and the summaries the lobby
+// shows. It owns no game state.
 type Manager struct {
-	cfg    Config
-	log    *zap.Logger
-	mu     sync.Mutex
-	rooms  map[string]*Room
+	cfg   Config
+	log   *zap.Logger
+	mu    sync.Mutex
+	rooms map[string]*Room
+	// sums are the running rooms' summaries, the private ones (Private
+	// set) included: the lobby lists those only to their own players.
 	sums   map[string]protocol.RoomSummary
 	closed bool
 	wg     sync.WaitGroup
@@ -132,6 +138,11 @@ const (
 	// short, but a first move may need the reading of a position set up
 	// by a teacher, and a game that is aborted costs nobody anything.
 	DefaultAbortAfter = 30 * time.Second
+	// DefaultAdjournAfter: a game whose players all left leaves the
+	// lobby's live games within a minute (issue 29), while a player who
+	// reloads the page, or whose network drops for a few seconds, does
+	// not make it flicker out.
+	DefaultAdjournAfter = 30 * time.Second
 	// DefaultSaveTimeout is a save's deadline: a store that has not
 	// answered by then is taken as down (the move is refused with
 	// internal, and rolled back).
@@ -180,6 +191,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	if cfg.AbortAfter <= 0 {
 		cfg.AbortAfter = DefaultAbortAfter
+	}
+	if cfg.AdjournAfter <= 0 {
+		cfg.AdjournAfter = DefaultAdjournAfter
 	}
 	if c := cfg.Cluster; c != nil {
 		cc := *c
@@ -419,9 +433,7 @@ func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
 		return protocol.Errorf(protocol.CodeInternal, "room exists")
 	}
 	m.rooms[r.id] = r
-	if !r.private {
-		m.sums[r.id] = r.summary()
-	}
+	m.sums[r.id] = r.summary()
 	m.wg.Add(1)
 	m.mu.Unlock()
 	m.gauge(r.info.ID, r.status, 1)
@@ -494,25 +506,17 @@ func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	return r, nil
 }
 
-// Summaries lists the public live rooms, newest first.
+// Summaries lists the unfinished rooms running here, in no order; the
+// private ones have Private set (the public lists leave them out).
 func (m *Manager) Summaries() []protocol.RoomSummary {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	out := make([]protocol.RoomSummary, 0, len(m.sums))
 	for _, s := range m.sums {
 		if s.Status != StatusFinished {
 			out = append(out, s)
 		}
 	}
-	m.mu.Unlock()
-	slices.SortFunc(out, func(a, b protocol.RoomSummary) int {
-		if a.ID < b.ID {
-			return -1
-		}
-		if a.ID > b.ID {
-			return 1
-		}
-		return 0
-	})
 	return out
 }
 
@@ -555,7 +559,7 @@ func (m *Manager) setSummary(r *Room) {
 func (m *Manager) putSummary(r *Room) {
 	s := r.summary()
 	m.mu.Lock()
-	if _, ok := m.rooms[r.id]; ok && !r.private {
+	if _, ok := m.rooms[r.id]; ok {
 		m.sums[r.id] = s
 	}
 	m.mu.Unlock()

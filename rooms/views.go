@@ -192,5 +192,6 @@ func (r *Room) summary() protocol.RoomSummary {
 			BotAccount: store.IsBotID(s.PlayerID), Connected: r.connected(i)}
 	}
 	return protocol.RoomSummary{ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
-		Players: players, Spectators: r.spectators(), Watch: r.watch}
+		Players: players, Spectators: r.spectators(), Watch: r.watch, Created: r.created.UnixMilli(),
+		Adjourned: r.adjournedNow(), Private: r.private}
 }
