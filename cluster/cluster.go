@@ -148,7 +148,7 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 		pending: map[uint64]chan string{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
 		seen: map[string]time.Time{}, started: now(), lobbies: map[string]hub.Digest{},
 		pages: map[uint64]chan []protocol.RoomSummary{},
-		live: map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
+		live:  map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	if cfg.Liveness != nil {
 		// Alive before serving: another node must not take this node's
 		// first rooms for a dead node's.
