@@ -1,6 +1,8 @@
-// The lobby: live games first (small live boards, one tap to watch or to
-// take a free seat), then one card per game with one-tap play (quick match,
-// the computer, a friend) on defaults the player can change and remembers.
+// The lobby: your unfinished games, then live games (small live boards,
+// one tap to watch or to take a free seat; the server sends a page of them
+// with the counts of all, and "more" pages through GET /api/rooms), then
+// one card per game with one-tap play (quick match, the computer, a friend)
+// on defaults the player can change and remembers.
 import { h, store } from './dom.js';
 import { t, num, localize } from './i18n.js';
 import {
@@ -9,6 +11,7 @@ import {
 } from './labels.js';
 import { tOr } from './i18n.js';
 import * as mini from './mini.js';
+import { away } from './presence.js';
 import { botsSection } from './bots.js';
 import { torneiosSection } from './torneio.js';
 
@@ -38,7 +41,12 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const liveList = h('ul', { class: 'live-grid', 'aria-labelledby': 'live-h' });
   const liveEmpty = h('div', { class: 'live-empty' });
   const liveMore = h('button', { type: 'button', class: 'link live-more', hidden: true });
+  const liveNext = h('button', { type: 'button', class: 'link live-next', hidden: true });
   const liveCount = h('span', { class: 'count muted' });
+  const liveCounts = h('p', { class: 'live-counts muted' });
+  const openList = h('ul', { class: 'open-games-list', 'aria-labelledby': 'open-h' });
+  const openSection = h('div', { class: 'open-games', 'aria-labelledby': 'open-h', hidden: true },
+    h('h2', { id: 'open-h', 'data-i18n': 'lobby.yourGames' }, t('lobby.yourGames')), openList);
   const torneios = torneiosSection();
   const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
@@ -47,8 +55,9 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     h('h2', { id: 'my-h', 'data-i18n': 'lobby.myGames' }, t('lobby.myGames')), myList);
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
+      openSection,
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
-      liveList, liveEmpty, liveMore, botList.el),
+      liveList, liveEmpty, liveCounts, h('div', { class: 'live-pager' }, liveMore, liveNext), botList.el),
     torneios.el,
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
@@ -88,8 +97,53 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   offs.push(conn.on('up', loadMine));
   loadMine();
 
+  // ---------- your unfinished games ----------
+  // The lobby frame's "mine" (the rooms this server knows of yours); a room
+  // of yours it does not know (adjourned and stopped, or served by another
+  // node) is in the welcome's "rooms", and its record names it.
+  let mine = [];
+  let welcomeRooms = [];
+  const records = new Map(); // room -> its record as a summary, or null
+  function renderOpen() {
+    const byId = new Map(mine.map((r) => [r.id, r]));
+    for (const id of welcomeRooms) {
+      if (byId.has(id)) continue;
+      if (!records.has(id)) { records.set(id, null); fetchRecord(id); }
+      const r = records.get(id);
+      if (r) byId.set(id, r);
+    }
+    const list = [...byId.values()].filter((r) => r.status !== 'finished');
+    openSection.hidden = !list.length;
+    const me = conn.player && conn.player.id;
+    openList.replaceChildren(...list.map((r) => {
+      const others = (r.players || []).filter((p) => p && p.id !== me && (p.id || p.bot || p.name));
+      const title = `${gameName(r.game)} ${variantShort(r.game, r.variant)}`;
+      const what = r.status === 'waiting' ? t('lobby.waitingBadge') : r.adjourned ? t('lobby.adjourned') : t('lobby.playing');
+      return h('li', { class: 'open-game', dataset: { room: r.id } },
+        h('a', { href: `/r/${r.id}`, 'data-nav': '' }, title),
+        others.length ? [' ', h('span', { class: 'muted' }, t('lobby.against')), ' ', ...playersLine(r, others)] : '',
+        ' · ', h('span', { class: `badge${r.adjourned ? ' adjourned' : ''}` }, what),
+        r.private ? [' ', h('span', { class: 'badge' }, t('lobby.privateBadge'))] : '');
+    }));
+  }
+  function fetchRecord(id) {
+    fetch(`/api/records/${encodeURIComponent(id)}`).then((r) => (r.ok ? r.json() : null)).then((rec) => {
+      if (!rec) return;
+      records.set(id, { id, game: rec.game, variant: rec.variant, status: rec.status, players: rec.players, adjourned: rec.status === 'playing' });
+      renderOpen();
+    }).catch(() => {});
+  }
+  const welcomed = (ids) => { welcomeRooms = Array.isArray(ids) ? ids.slice(0, 20) : []; renderOpen(); };
+  offs.push(conn.on('up', (m) => welcomed(m.rooms)));
+  welcomed(conn.myRooms);
+
   // ---------- live games ----------
+  // rooms: the lobby frame's page; extra: what "more" fetched after it
+  // (GET /api/rooms, live games then open seats, newest first).
   let rooms = [];
+  let counts = null;
+  let extra = [];
+  const pager = { sources: ['playing', 'waiting'], at: 0, cursor: '', busy: false };
   let showAll = false;
   const previews = new Map(); // room -> last room.state (null until it comes)
 
@@ -97,17 +151,36 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const rank = (r) => (r.status === 'playing' ? 0 : 1);
     return list.filter(Boolean).sort((a, b) => rank(a) - rank(b) || (b.spectators || 0) - (a.spectators || 0));
   }
-  function renderLive() {
+  // total is how many rooms the live list could show: the server's counts.
+  const total = () => (counts ? (counts.playing || 0) + (counts.waiting || 0) : rooms.length);
+  function shownRooms() {
     const list = sortRooms(rooms);
-    liveCount.textContent = list.length ? `(${num(list.length)})` : '';
+    if (!showAll) return list;
+    const seen = new Set(list.map((r) => r.id));
+    return list.concat(extra.filter((r) => !seen.has(r.id) && !r.adjourned));
+  }
+  function renderLive() {
+    const list = shownRooms();
+    const n = total();
+    liveCount.textContent = counts ? `(${num(counts.playing || 0)})` : list.length ? `(${num(list.length)})` : '';
+    liveCounts.replaceChildren();
+    if (counts && (counts.waiting || counts.adjourned)) {
+      const parts = [];
+      if (counts.waiting) parts.push(t('lobby.countWaiting', { n: counts.waiting }));
+      if (counts.adjourned) parts.push(t('lobby.countAdjourned', { n: counts.adjourned }));
+      liveCounts.textContent = parts.join(' · ');
+    }
     liveEmpty.replaceChildren();
     if (!list.length) {
       liveEmpty.append(h('p', { class: 'muted' }, t('lobby.noLive')),
         h('button', { type: 'button', onclick: () => watchComputer({ game: 'go', variant: '9', level: 'facil' }) }, t('lobby.watchComputer')));
     }
     const max = showAll ? list.length : PREVIEWS;
-    liveMore.hidden = list.length <= PREVIEWS;
-    liveMore.textContent = showAll ? t('lobby.showFewer') : t('lobby.showAll', { n: list.length });
+    liveMore.hidden = n <= PREVIEWS && list.length <= PREVIEWS;
+    liveMore.textContent = showAll ? t('lobby.showFewer') : t('lobby.showAll', { n: Math.max(n, list.length) });
+    liveNext.hidden = !showAll || pager.at >= pager.sources.length || list.length >= n;
+    liveNext.disabled = pager.busy;
+    liveNext.textContent = t('lobby.showMore', { n: Math.max(0, n - list.length) });
     const shown = list.slice(0, max);
     // Watch the first playing rooms for their boards; let go of the others.
     const want = new Set(shown.filter((r) => r.status === 'playing').slice(0, PREVIEWS).map((r) => r.id));
@@ -115,9 +188,44 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     for (const id of want) if (!previews.has(id)) { previews.set(id, null); conn.follow(id, 'watcher'); }
     liveList.replaceChildren(...shown.map(liveCard));
   }
+  // playersLine is the players' names, each marked when its player is away.
+  function playersLine(r, players) {
+    const out = [];
+    players.forEach((p, i) => {
+      if (i) out.push(' – ');
+      out.push(h('span', { class: `pn${away(p) ? ' is-away' : ''}` }, playerName(r.game, p)));
+      if (away(p)) out.push(' ', h('span', { class: 'away-mark', title: t('lobby.awayTitle') }, t('lobby.away')));
+    });
+    return out;
+  }
+  // loadMore fetches pages of GET /api/rooms for "more" until one adds a
+  // room not shown yet (the lobby's page holds the first of them), or none
+  // is left.
+  async function loadMore() {
+    if (pager.busy) return;
+    pager.busy = true;
+    renderLive();
+    try {
+      for (let before = shownRooms().length; pager.at < pager.sources.length && shownRooms().length === before;) {
+        const q = new URLSearchParams({ status: pager.sources[pager.at], limit: '24' });
+        if (pager.cursor) q.set('cursor', pager.cursor);
+        const r = await fetch(`/api/rooms?${q}`);
+        if (!r.ok) break;
+        const j = await r.json();
+        const have = new Set(extra.map((x) => x.id));
+        extra = extra.concat((j.rooms || []).filter((x) => !have.has(x.id)));
+        if (j.counts) counts = j.counts;
+        if (j.next) pager.cursor = j.next;
+        else { pager.at++; pager.cursor = ''; }
+      }
+    } catch { /* offline: the button stays */ }
+    pager.busy = false;
+    renderLive();
+  }
   function liveCard(r) {
     const id = r.id || r.room;
-    const who = (r.players || []).filter((p) => p && (p.id || p.bot || p.name)).map((p) => playerName(r.game, p)).join(' – ');
+    const seated = (r.players || []).filter((p) => p && (p.id || p.bot || p.name));
+    const who = seated.map((p) => playerName(r.game, p)).join(' – ');
     const waiting = r.status === 'waiting';
     const title = `${gameName(r.game)} ${variantShort(r.game, r.variant)}`;
     const st = previews.get(id);
@@ -130,14 +238,20 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('div', { class: 'mini-host' }, board),
         h('div', { class: 'live-meta' },
           h('b', { class: 'live-title' }, title),
-          h('span', { class: 'players-cell' }, who || t('lobby.nobody')),
+          h('span', { class: 'players-cell' }, ...(seated.length ? playersLine(r, seated) : [t('lobby.nobody')])),
           h('span', { class: 'live-sub' },
             waiting ? h('span', { class: 'badge' }, t('lobby.waitingBadge')) : t('lobby.watching', { n: r.spectators || 0 }),
             r.watch ? ` · ${t('lobby.botsOnly')}` : '',
             moves ? ` · ${t('lobby.moveN', { n: moves })}` : ''),
           h('span', { class: 'live-go' }, waiting ? t('lobby.join') : t('lobby.watch')))));
   }
-  liveMore.addEventListener('click', () => { showAll = !showAll; renderLive(); });
+  liveMore.addEventListener('click', () => {
+    showAll = !showAll;
+    if (!showAll) { extra = []; pager.at = 0; pager.cursor = ''; }
+    renderLive();
+    if (showAll && rooms.length < total()) loadMore();
+  });
+  liveNext.addEventListener('click', () => loadMore());
   offs.push(conn.on('room.state', (m) => {
     if (!previews.has(m.room)) return;
     const old = previews.get(m.room);
@@ -159,8 +273,18 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     card.querySelector('.live-sub').replaceWith(fresh.querySelector('.live-sub'));
   }));
 
-  fetch('/api/rooms').then((r) => r.json()).then((j) => { if (!rooms.length) { rooms = (Array.isArray(j) ? j : j.rooms) || []; renderLive(); } }).catch(() => {});
-  offs.push(conn.on('lobby', (m) => { rooms = m.rooms || []; renderLive(); renderQueues(m.queues); }));
+  fetch('/api/rooms?limit=20').then((r) => r.json()).then((j) => {
+    if (counts) return; // the lobby frame came first
+    rooms = ((Array.isArray(j) ? j : j.rooms) || []).filter((r) => !r.adjourned);
+    if (j.counts) counts = j.counts;
+    renderLive();
+  }).catch(() => {});
+  offs.push(conn.on('lobby', (m) => {
+    rooms = m.rooms || [];
+    counts = m.counts || null;
+    mine = m.mine || [];
+    renderLive(); renderQueues(m.queues); renderOpen();
+  }));
   conn.watchLobby(true);
 
   // ---------- playing ----------
@@ -294,12 +418,12 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     if (!games().length) { cards.append(h('p', { class: 'error' }, t('lobby.noGames'))); return; }
     for (const g of games()) cards.append(gameCard(g));
   }
-  loadCatalog().then(() => { renderCards(); renderLive(); botList.relabel(); });
+  loadCatalog().then(() => { renderCards(); renderLive(); renderOpen(); botList.relabel(); });
 
   offs.push(conn.on('match.found', (m) => navigate(`/r/${m.room}`)));
   offs.push(conn.on('error', (m) => { if (!m.id && !m.room) { searching = null; say(m.message || m.code); } }));
   return {
-    relabel() { localize(main); renderCards(); renderLive(); showSearching(); botList.relabel(); torneios.relabel(); renderMine(); },
+    relabel() { localize(main); renderCards(); renderLive(); renderOpen(); showSearching(); botList.relabel(); torneios.relabel(); renderMine(); },
     destroy() {
       torneios.destroy();
       offs.forEach((f) => f());

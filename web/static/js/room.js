@@ -17,6 +17,7 @@ import * as go from './games/go.js';
 import * as g2048 from './games/g2048.js';
 import * as queens from './games/queens.js';
 import { analysisPanel, markOf, markTip } from './analysis.js';
+import { adjourned } from './presence.js';
 
 const RENDERERS = { orbito, morris, go, 2048: g2048, queens };
 const LOW_TIME = 10000;
@@ -324,6 +325,7 @@ export function roomView(main, room, { conn, navigate, record = false }) {
     }
     document.title = `${gameName(st.game)} — Tabuleiro`;
     if (st.status === 'waiting') { statusEl.textContent = t('status.waiting'); return; }
+    if (role !== 'player' && adjourned(st)) { statusEl.classList.add('adjourned'); statusEl.textContent = t('status.adjourned'); return; }
     if (st.turn == null) { statusEl.textContent = role === 'player' ? t('status.racePlayer') : t('status.race'); return; }
     const p = playerAt(st.turn);
     if (role === 'player' && st.turn === seat) {

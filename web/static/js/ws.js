@@ -150,6 +150,7 @@ export class Conn {
     if (m.type === 'welcome') {
       store.token = m.token;
       this.player = m.player || null;
+      this.myRooms = m.rooms || []; // the ids of our unfinished rooms, as of this hello
       this.ready = true;
       this.everUp = true;
       this.attempt = 0;
