@@ -15,18 +15,19 @@ import (
 )
 
 // startNodes starts n nodes sharing one memory store and one memory broker,
-// as several lobby processes share one Redis.
-func startNodes(t *testing.T, n int, ttl time.Duration) []*testserver.Server {
+// as several lobby processes share one Redis; edit may change each node's
+// configuration.
+func startNodes(t *testing.T, n int, ttl time.Duration, edit ...func(*server.Config)) []*testserver.Server {
 	t.Helper()
 	st := memstore.New()
 	b := broker.NewMemory(0)
 	t.Cleanup(func() { _ = b.Close() })
 	nodes := make([]*testserver.Server, n)
 	for i := range nodes {
-		nodes[i] = testserver.Start(t, func(c *server.Config) {
+		nodes[i] = testserver.Start(t, append([]func(*server.Config){func(c *server.Config) {
 			c.Store = st
 			c.Cluster = &server.Cluster{Broker: b, Node: "node" + strconv.Itoa(i), TTL: ttl}
-		})
+		}}, edit...)...)
 	}
 	return nodes
 }

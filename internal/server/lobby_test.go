@@ -30,16 +30,22 @@ func lobbyOf(t testing.TB, m testserver.Msg) protocol.Lobby {
 	return l
 }
 
+// longAdjourn keeps the games of makeRooms, whose players are never
+// connected, live for as long as a slow run of a test may take.
+func longAdjourn(c *server.Config) { c.AdjournAfter = time.Hour }
+
 // makeRooms makes n public go rooms straight in the rooms' Manager, every
-// third one waiting for its second player, the others playing between two
-// players who are not connected; it returns their ids.
-func makeRooms(t testing.TB, s *testserver.Server, n int) []string {
+// waitEvery-th one (0: none) waiting for its second player, the others
+// playing between two players who are not connected; it returns their ids.
+// (A waiting room nobody is in closes at its next command: a lease renewal
+// with several nodes.)
+func makeRooms(t testing.TB, s *testserver.Server, n, waitEvery int) []string {
 	t.Helper()
 	out := make([]string, 0, n)
 	for i := range n {
 		seats := []rooms.Seat{{PlayerID: fmt.Sprintf("pa%04d", i), Name: fmt.Sprintf("player a%04d", i)},
 			{PlayerID: fmt.Sprintf("pb%04d", i), Name: fmt.Sprintf("player b%04d", i)}}
-		if i%3 == 0 {
+		if waitEvery > 0 && i%waitEvery == 0 {
 			seats[1] = rooms.Seat{}
 		}
 		r, err := s.Rooms.Create(context.Background(), rooms.Spec{Game: "go", Variant: "9", Seats: seats})
@@ -58,7 +64,7 @@ func makeRooms(t testing.TB, s *testserver.Server, n int) []string {
 // however fast the rooms change. GET /api/rooms' cursor walks every room
 // once. (On the old lobby every frame carried every room: 210 KB at 900.)
 func TestLobbyIsBounded(t *testing.T) {
-	s := testserver.Start(t)
+	s := testserver.Start(t, longAdjourn)
 	w := s.Hello(t, "watcher", "")
 	w.Send(map[string]any{"type": "lobby.watch", "id": 1})
 	w.Wait("lobby", nil)
@@ -70,7 +76,7 @@ func TestLobbyIsBounded(t *testing.T) {
 	open := w.Wait("room.joined", func(m testserver.Msg) bool { return string(m.ID) == "3" }).Room
 
 	start := time.Now()
-	ids := makeRooms(t, s, 898)
+	ids := makeRooms(t, s, 898, 3)
 	// Spectators on three of the playing rooms: the most watched first.
 	watched := []string{ids[1], ids[4], ids[7]}
 	for i, room := range watched {
@@ -264,4 +270,43 @@ func TestGameWhosePlayersLeftIsAdjourned(t *testing.T) {
 	back := s.Hello(t, "ana", a.Token)
 	back.Wait("room.joined", func(m testserver.Msg) bool { return m.Room == room })
 	w.Wait("lobby", live)
+}
+
+// TestClusterLobbyIsBounded: with rooms on three nodes, a lobby watcher on
+// any node gets the counts of all of them and one page, the most watched
+// game first wherever it runs, and GET /api/rooms on any node walks every
+// node's rooms once: the nodes exchange a digest of their rooms, never all
+// of them, and answer each other's pages.
+func TestClusterLobbyIsBounded(t *testing.T) {
+	nodes := startNodes(t, 3, 600*time.Millisecond, longAdjourn)
+	var all []string
+	for _, n := range nodes {
+		all = append(all, makeRooms(t, n, 60, 0)...)
+	}
+	// A game on node 2 with a spectator from node 0: the most watched.
+	watched := all[2*60+1]
+	sp := nodes[0].Hello(t, "sp", "")
+	sp.Send(map[string]any{"type": "room.join", "room": watched, "as": "spectator"})
+	sp.Wait("room.joined", nil)
+
+	w := nodes[1].Hello(t, "watcher", "")
+	w.Send(map[string]any{"type": "lobby.watch"})
+	m := w.Wait("lobby", func(m testserver.Msg) bool {
+		l := lobbyOf(t, m)
+		return l.Counts == protocol.LobbyCounts{Playing: 180} && len(l.Rooms) > 0 && l.Rooms[0].ID == watched
+	})
+	if l := lobbyOf(t, m); len(l.Rooms) != hub.LobbyPage || len(m.Raw) >= lobbyFrameLimit {
+		t.Fatalf("a lobby frame of %d rooms, %d bytes", len(l.Rooms), len(m.Raw))
+	}
+	for i, n := range nodes {
+		seen := walkRooms(t, n, url.Values{}, 25)
+		if len(seen) != len(all) {
+			t.Errorf("node %d: the walk met %d rooms, want %d", i, len(seen), len(all))
+		}
+		for _, id := range all {
+			if seen[id] != 1 {
+				t.Errorf("node %d: room %s met %d times", i, id, seen[id])
+			}
+		}
+	}
 }
