@@ -22,6 +22,8 @@ func FuzzClusterMessage(f *testing.F) {
 		{K: kindMatch, Node: "other", Room: "r2", Conn: 1, Seat: 1},
 		{K: kindHeartbeat, Node: "other", Lobby: &hub.Digest{Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}}},
 		{K: kindRoomsPage, Node: "other", Req: 3, Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}},
+		{K: kindRun, Node: "other", Room: "r1", Req: 4, Player: "bot.x", Msg: &protocol.ClientMessage{Type: protocol.TypeRoomMove, Room: "r1", Move: "a1"}},
+		{K: kindRan, Node: "other", Req: 4, Status: ackOK, Err: &protocol.ErrorMessage{Type: protocol.TypeError, Code: protocol.CodeIllegalMove}},
 	}
 	for _, w := range seed {
 		b, err := json.Marshal(w)

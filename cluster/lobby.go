@@ -21,10 +21,16 @@ func (n *Node) heartbeat() {
 	defer t.Stop()
 	for {
 		d := hub.DigestOf(n.cfg.Rooms.Summaries(), hub.LobbyPage)
-		n.publish("", &wire{K: kindHeartbeat, Lobby: &d})
+		w := &wire{K: kindHeartbeat, Lobby: &d}
+		if n.cfg.Bots != nil {
+			w.Bots = n.cfg.Bots()
+		}
+		n.publish("", w)
 		select {
 		case <-n.quit:
 			return
+		case <-n.beatNow:
+			continue // the bots online changed: tell the others now
 		case <-t.C:
 		}
 		n.sweep()
@@ -45,6 +51,11 @@ func (n *Node) heard() {
 		switch w.K {
 		case kindHeartbeat:
 			n.heardLobby(w.Node, w.Lobby)
+			n.heardBots(w.Node, w.Bots)
+		case kindBotEvent:
+			if n.cfg.OnBotEvent != nil && len(w.Line) > 0 {
+				n.cfg.OnBotEvent(w.Players, w.Line)
+			}
 		case kindRooms:
 			if w.Query == nil || w.Query.Check() != nil {
 				continue
@@ -84,6 +95,7 @@ func (n *Node) sweep() {
 	for node := range n.lobbies {
 		if t.Sub(n.seen[node]) > n.cfg.TTL {
 			delete(n.lobbies, node)
+			delete(n.bots, node)
 		}
 	}
 	for node, c := range n.live {

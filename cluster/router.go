@@ -68,7 +68,7 @@ func (n *Node) forward(ctx context.Context, owner string, c rooms.Member, m *pro
 		n.publish(owner, w)
 		return ackOK
 	}
-	ch := make(chan string, 1)
+	ch := make(chan *wire, 1)
 	w.Req = n.nextReq.Add(1)
 	n.mu.Lock()
 	n.pending[w.Req] = ch
@@ -82,8 +82,8 @@ func (n *Node) forward(ctx context.Context, owner string, c rooms.Member, m *pro
 	t := time.NewTimer(n.cfg.AckTimeout)
 	defer t.Stop()
 	select {
-	case s := <-ch:
-		return s
+	case a := <-ch:
+		return a.Status
 	case <-t.C:
 	case <-ctx.Done():
 	case <-n.quit:

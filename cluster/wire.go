@@ -31,6 +31,13 @@ const (
 	// answered with kindRoomsPage on the asker's channel.
 	kindRooms     kind = "rooms"
 	kindRoomsPage kind = "page"
+	// kindRun: a bot API command (a move, a resignation) for a room served
+	// by the receiver, answered with kindRan once the room has run it.
+	kindRun kind = "run"
+	kindRan kind = "ran"
+	// kindBotEvent: on "nodes", an event line for the event streams of
+	// the bot accounts in Players.
+	kindBotEvent kind = "bot"
 )
 
 // wire is one message between nodes.
@@ -61,6 +68,13 @@ type wire struct {
 	// rooms: the page asked for; page: the answer (Req is the request's).
 	Query *hub.Query             `json:"qy,omitempty"`
 	Rooms []protocol.RoomSummary `json:"rs,omitempty"`
+	// hb: the bot accounts online on the node.
+	Bots []protocol.BotInfo `json:"bt,omitempty"`
+	// ran: the room's error (none when it took the command).
+	Err *protocol.ErrorMessage `json:"er,omitempty"`
+	// bot: the bots an event is for, and its line.
+	Players []string        `json:"ps,omitempty"`
+	Line    json.RawMessage `json:"ln,omitempty"`
 }
 
 // item is one frame for some connections of a node, or a change of one
@@ -123,14 +137,20 @@ func (n *Node) handle(data []byte) {
 			defer n.wg.Done()
 			n.command(&w)
 		}()
-	case kindAck:
+	case kindAck, kindRan:
 		n.mu.Lock()
 		ch := n.pending[w.Req]
 		delete(n.pending, w.Req)
 		n.mu.Unlock()
 		if ch != nil {
-			ch <- w.Status
+			ch <- &w
 		}
+	case kindRun:
+		n.wg.Add(1)
+		go func() {
+			defer n.wg.Done()
+			n.run(&w)
+		}()
 	case kindFrames:
 		n.frames(&w)
 	case kindMatch:

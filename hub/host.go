@@ -82,10 +82,16 @@ func (h *Hub) hooks() Hooks {
 	return h.nodes
 }
 
-// Client returns the open connection with that id, or nil.
+// Client returns the open connection, or the attached client (Attach),
+// with that id, or nil.
 func (h *Hub) Client(id uint64) Client {
 	if c := h.connByID(id); c != nil {
 		return c
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if a := h.attached[id]; a != nil {
+		return a
 	}
 	return nil
 }

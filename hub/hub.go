@@ -154,6 +154,7 @@ type Hub struct {
 	watchers map[*conn]*watcher
 	queues   map[QueueKey][]*conn
 	byID     map[uint64]*conn
+	attached map[uint64]*Attached // clients that are not WebSockets (attached.go)
 	creating map[string]map[string]int // player -> ids of the rooms being made or joined for it (reserveRoom)
 
 	// members: which connection is in which room (members.go).
@@ -211,7 +212,7 @@ func New(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]*watcher{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]map[string]int{},
+		watchers: map[*conn]*watcher{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, attached: map[uint64]*Attached{}, creating: map[string]map[string]int{},
 		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	h.workers = newWorkers(h.quit)
 	// Memory per connection: clients send small messages (a move or a hello

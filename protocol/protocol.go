@@ -216,6 +216,15 @@ type RoomSummary struct {
 	Private bool `json:"private,omitempty"`
 }
 
+// BotInfo is one bot account online (its event stream open) in GET
+// /api/bots (an addition).
+type BotInfo struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Games is how many game streams the bot has open.
+	Games int `json:"games"`
+}
+
 // LobbyCounts are how many public unfinished rooms there are, by what the
 // lobby shows of them (an addition).
 type LobbyCounts struct {

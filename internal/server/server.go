@@ -246,7 +246,7 @@ func New(cfg Config) (*Server, error) {
 				}
 			}}
 		ncfg = &cluster.Config{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL,
-			Log: cfg.Log.Named("cluster")}
+			Log: cfg.Log.Named("cluster"), Bots: s.bots.onlineHere, OnBotEvent: s.bots.deliver}
 		ncfg.Matcher, _ = cfg.Store.(store.Matcher)
 		if lv, ok := c.Broker.(broker.Liveness); ok && c.LiveTTL >= 0 {
 			ncfg.Liveness = lv
@@ -285,6 +285,7 @@ func New(cfg Config) (*Server, error) {
 			s.Pool.Close()
 			return nil, err
 		}
+		s.bots.nodes = node
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /ws", h)
