@@ -100,7 +100,7 @@ type Node struct {
 	// mu guards the maps below. It, link.mu and dirtyMu are each taken
 	// alone (no other lock, the hub's included, is taken while one is
 	// held), and none is held across a broker or store call.
-	mu      sync.Mutex
+	mu sync.Mutex
 	// pending: the answers awaited (kindAck, kindRan), by request.
 	pending map[uint64]chan *wire
 	links   map[linkKey]*link
@@ -165,7 +165,7 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 		seen: map[string]time.Time{}, started: now(), lobbies: map[string]hub.Digest{},
 		pages: map[uint64]chan []protocol.RoomSummary{}, bots: map[string][]protocol.BotInfo{},
 		beatNow: make(chan struct{}, 1), events: make(chan *wire, botEvents),
-		live:  map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
+		live: map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	if cfg.Liveness != nil {
 		// Alive before serving: another node must not take this node's
 		// first rooms for a dead node's.

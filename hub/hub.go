@@ -154,7 +154,7 @@ type Hub struct {
 	watchers map[*conn]*watcher
 	queues   map[QueueKey][]*conn
 	byID     map[uint64]*conn
-	attached map[uint64]*Attached // clients that are not WebSockets (attached.go)
+	attached map[uint64]*Attached      // clients that are not WebSockets (attached.go)
 	creating map[string]map[string]int // player -> ids of the rooms being made or joined for it (reserveRoom)
 
 	// members: which connection is in which room (members.go).

@@ -64,7 +64,9 @@ func (localRouter) Gone(rooms.Member, string) {}
 func Reach(ctx context.Context, mgr *rooms.Manager, log *zap.Logger, c rooms.Member, m *protocol.ClientMessage, elsewhere Elsewhere) *protocol.Error {
 	var other func(ctx context.Context, owner string, attempt int) Delivery
 	if elsewhere != nil {
-		other = func(ctx context.Context, owner string, attempt int) Delivery { return elsewhere(ctx, owner, c, m, attempt) }
+		other = func(ctx context.Context, owner string, attempt int) Delivery {
+			return elsewhere(ctx, owner, c, m, attempt)
+		}
 	}
 	return ReachWith(ctx, mgr, log, m.Room, func(r *rooms.Room) bool { return Post(r, c, m) }, other)
 }
