@@ -286,3 +286,60 @@ func TestClusterBotOnEveryNode(t *testing.T) {
 		t.Fatalf("event %s", fin.Raw)
 	}
 }
+
+// TestClusterBotStreamFollowsItsRoom: a bot's game stream on node 0
+// follows its room from node 1 when node 1 stops: it is joined again where
+// the room goes, gets the whole state again, and the bot's next move
+// through node 0 is played there.
+func TestClusterBotStreamFollowsItsRoom(t *testing.T) {
+	nodes := startNodes(t, 3, 600*time.Millisecond)
+	near, far, third := nodes[0], nodes[1], nodes[2]
+	ana := third.Hello(t, "ana", "")
+	id, tok := near.RegisterBot(t, ana.Token, "robo")
+	events := near.OpenStream(t, "/api/bot/stream/event", tok)
+	eventually(t, "the bot online on node 1", func() bool {
+		var list struct{ Bots []server.BotInfo }
+		far.GetJSON(t, "/api/bots", &list)
+		return len(list.Bots) == 1
+	})
+	var ch struct{ Room string }
+	if code := far.Do(t, "POST", "/api/bots/"+id+"/challenge", ana.Token,
+		map[string]any{"game": "orbito", "variant": "2", "seat": 1}, &ch); code != http.StatusCreated {
+		t.Fatalf("challenge: %d", code)
+	}
+	events.Next(func(m testserver.Msg) bool { return m.Type == "gameStart" && m.Room == ch.Room })
+	ana.Send(map[string]any{"type": "room.join", "room": ch.Room, "as": "player"})
+	ana.Wait("room.joined", nil)
+	game := near.OpenStream(t, "/api/bot/game/"+ch.Room+"/stream", tok)
+	st := game.Next(func(m testserver.Msg) bool { return botTurn(m, 0) })
+	var e apiError
+	if code := near.Do(t, "POST", "/api/bot/game/"+ch.Room+"/move/"+url.PathEscape(st.Legal[0]), tok, nil, &e); code != http.StatusOK {
+		t.Fatalf("first move: %d %+v", code, e)
+	}
+	st = game.Next(func(m testserver.Msg) bool { return m.Status == "playing" && m.Turn != nil && *m.Turn == 1 })
+
+	far.Stop() // its room releases its lease; the members join it again elsewhere
+	rejoined := game.Next(func(m testserver.Msg) bool { return m.Moves != nil && len(m.Moves) == 1 })
+	if _, onFar := far.Rooms.Running(ch.Room); onFar {
+		t.Fatal("the room still runs on the stopped node")
+	}
+	for tries := 0; ; tries++ {
+		if tries == 100 {
+			t.Fatal("ana's move was refused a hundred times after the room moved")
+		}
+		// ana's connection may be joining again too: her move is
+		// refused (internal, try again) until it has.
+		ana.Send(map[string]any{"type": "room.move", "room": ch.Room, "move": st.Legal[0], "id": 1})
+		if m, ok := ana.TryWait("", func(m testserver.Msg) bool {
+			return m.Room == ch.Room && (m.Type == "error" || m.Type == "room.state" && m.LastMove != nil && m.LastMove.Seat == 1)
+		}, testserver.Timeout); !ok || m.Type == "room.state" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	again := game.Next(func(m testserver.Msg) bool { return m.Seq > rejoined.Seq && botTurn(m, 0) })
+	if code := near.Do(t, "POST", "/api/bot/game/"+ch.Room+"/move/"+url.PathEscape(again.Legal[0]), tok, nil, &e); code != http.StatusOK {
+		t.Fatalf("the bot's move after the room moved: %d %+v", code, e)
+	}
+	game.Next(func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Seat == 0 && m.Seq > again.Seq })
+}
