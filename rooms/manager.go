@@ -552,7 +552,7 @@ func (m *Manager) setSummary(r *Room) {
 	m.summaryChanged(r)
 }
 
-// putSummary updates the room's line in the lobby's list (RoomSummaries).
+// putSummary updates the room's line in the lobby's list (Summaries).
 // A broadcast puts it before it publishes, so that what a member has seen
 // the list agrees with (an aborted room is gone from /api/rooms once its
 // players see it aborted).
