@@ -177,6 +177,11 @@ type Hub struct {
 	router Router
 
 	dirty chan struct{}
+	// viewMu guards the last view of the lobby computed (lobby.go,
+	// recentView); it is taken alone.
+	viewMu     sync.Mutex
+	lastView   *lobbyView
+	lastViewAt time.Time
 	// lastShared is the last lobby frame pushed to the watchers without
 	// rooms of their own (the lobby goroutine's).
 	lastShared *protocol.Frame

@@ -316,9 +316,35 @@ func (h *Hub) view() lobbyView {
 	return v
 }
 
-// digest is the lobby's digest as of now.
+// viewFresh is how old a view may be that answers a lobby.watch or a page
+// of GET /api/rooms: however many ask, the lobby is computed a few times a
+// second at most. A change since is pushed by the lobby loop, which always
+// computes afresh (and refreshes this view).
+const viewFresh = 200 * time.Millisecond
+
+// recentView is a view of the lobby at most viewFresh old.
+func (h *Hub) recentView() *lobbyView {
+	h.viewMu.Lock()
+	v, at := h.lastView, h.lastViewAt
+	h.viewMu.Unlock()
+	if v != nil && time.Since(at) < viewFresh {
+		return v
+	}
+	return h.freshView()
+}
+
+// freshView computes the view now and keeps it for recentView.
+func (h *Hub) freshView() *lobbyView {
+	v := h.view()
+	h.viewMu.Lock()
+	h.lastView, h.lastViewAt = &v, time.Now()
+	h.viewMu.Unlock()
+	return &v
+}
+
+// digest is the lobby's digest, as of at most viewFresh ago.
 func (h *Hub) digest() Digest {
-	return h.view().digest
+	return h.recentView().digest
 }
 
 // queueCounts is how many players wait in each of this node's quick-match
@@ -368,7 +394,7 @@ func (h *Hub) watch(c *conn, id []byte) {
 	h.mu.Lock()
 	h.watchers[c] = &watcher{}
 	h.mu.Unlock()
-	v := h.view()
+	v := h.recentView()
 	c.Send(protocol.MustEncode(v.message(id, v.mine(map[string]bool{c.playerID: true})[c.playerID])))
 }
 
@@ -437,7 +463,7 @@ func (h *Hub) pushLobby() {
 	if len(ts) == 0 {
 		return
 	}
-	v := h.view()
+	v := h.freshView()
 	mine := v.mine(players)
 	shared := protocol.MustEncode(v.message(nil, nil))
 	if h.lastShared != nil && bytes.Equal(h.lastShared.Data, shared.Data) {
