@@ -110,17 +110,9 @@ func (n *Node) RunAt(ctx context.Context, owner, player, name string, m *protoco
 	if n.takeOver(m.Room, owner, attempt > 0) {
 		return nil, hub.LookAgain
 	}
-	ch := make(chan *wire, 1)
-	w := &wire{K: kindRun, Room: m.Room, Player: player, Name: name, Msg: m, Req: n.nextReq.Add(1)}
-	n.mu.Lock()
-	n.pending[w.Req] = ch
-	n.mu.Unlock()
-	defer func() {
-		n.mu.Lock()
-		delete(n.pending, w.Req)
-		n.mu.Unlock()
-	}()
-	n.publish(owner, w)
+	req, ch, done := n.expect()
+	defer done()
+	n.publish(owner, &wire{K: kindRun, Room: m.Room, Player: player, Name: name, Msg: m, Req: req})
 	t := time.NewTimer(runWait)
 	defer t.Stop()
 	select {

@@ -578,13 +578,7 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 		perr := a.Route(ctx, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: r.PathValue("room"), As: rooms.RoleSpectator})
 		cancel()
 		if perr != nil {
-			status := http.StatusServiceUnavailable
-			if perr.Code == protocol.CodeUnknownRoom {
-				status = http.StatusNotFound
-			} else {
-				w.Header().Set("Retry-After", "1")
-			}
-			s.httpError(w, status, perr)
+			s.unreached(w, perr)
 			return
 		}
 	}
@@ -636,6 +630,17 @@ func (s *Server) writeStates(w http.ResponseWriter, rc *http.ResponseController,
 	return false, nil
 }
 
+// unreached answers the error of a room the hub's routing did not reach:
+// 404 for a room that does not exist, else 503 to try again.
+func (s *Server) unreached(w http.ResponseWriter, perr *protocol.Error) {
+	if perr.Code == protocol.CodeUnknownRoom {
+		s.httpError(w, http.StatusNotFound, perr)
+		return
+	}
+	w.Header().Set("Retry-After", "1")
+	s.httpError(w, http.StatusServiceUnavailable, perr)
+}
+
 // botCommand runs a bot's move or resignation (m) in its room, here or on
 // the node that serves it, and answers its outcome: 200 {"ok":true} once
 // the room has taken it (saved and broadcast), the room's error otherwise.
@@ -672,13 +677,7 @@ func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, m *protocol.
 		}
 	}
 	if perr := hub.ReachWith(ctx, s.Rooms, s.log, m.Room, here, elsewhere); perr != nil {
-		status := http.StatusServiceUnavailable
-		if perr.Code == protocol.CodeUnknownRoom {
-			status = http.StatusNotFound
-		} else {
-			w.Header().Set("Retry-After", "1")
-		}
-		s.httpError(w, status, perr)
+		s.unreached(w, perr)
 		return
 	}
 	if e != nil {

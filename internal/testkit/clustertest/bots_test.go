@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -63,10 +60,6 @@ func (n *node) api(t *testing.T, method, path, token string, body, out any) int 
 // heard of its games on node 1 and lost them all by abort, and node 1
 // answered a challenge "not online".)
 func TestBotBehindABalancer(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for the Python bot: %v", err)
-	}
 	rs := redistest.StartServer(t)
 	ns := startNodes(t, lobbybin.Build(t, false), rs.Addr(), "bots:", 2)
 	a, b := ns[0], ns[1]
@@ -80,20 +73,7 @@ func TestBotBehindABalancer(t *testing.T) {
 	if code := b.api(t, "POST", "/api/bots", ana.token, map[string]string{"name": "exemplo"}, &bot); code != http.StatusCreated {
 		t.Fatalf("POST /api/bots: %d", code)
 	}
-	var out testserver.Output
-	cmd := exec.Command(py, filepath.Join("..", "..", "..", "clients", "python", "exemplo.py"),
-		"--servidor", "http://"+a.addr, "--token="+bot.Token)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
+	out := &testserver.PythonBot(t, "http://"+a.addr, bot.Token).Out
 	defer func() {
 		if t.Failed() {
 			t.Logf("the Python bot's output:\n%s", out.String())
