@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, seatTwo, waitStatus, waitFor, shoot, PHONE,
+  startServer, launch, person, closeAll, noErrors, createRoom, seatTwo, waitStatus, waitFor, shoot, assertContrast, PHONE,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -128,6 +128,7 @@ test('a player who left is marked away on the card; a game nobody is in leaves l
     const vp = lou.page.viewportSize();
     assert.ok(box && box.width > 0 && box.height > 0 && box.x >= 0 && box.x + box.width <= vp.width && box.y >= 0 && box.y + box.height <= vp.height,
       `the away mark is on screen: ${JSON.stringify(box)}`);
+    await assertContrast(lou.page, 'the lobby with a player away');
     await shoot(lou.page, 'lobby-away', { boards: false });
 
     // Alice closes hers too: within -adjourn-after (2 s here, 30 s by
@@ -139,6 +140,7 @@ test('a player who left is marked away on the card; a game nobody is in leaves l
     // Whoever opens it reads that it is adjourned.
     const vic = await person(browser, srv.url, 'Vic', { path: `/r/${room}?watch=1` });
     await waitFor(async () => (await vic.page.locator('.status').textContent()) === 'Adjourned: none of the players is here', 'the room to say adjourned');
+    await assertContrast(vic.page, 'an adjourned room');
     await shoot(vic.page, 'room-adjourned');
     noErrors([lou, vic]);
     await closeAll(vic);
