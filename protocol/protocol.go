@@ -223,6 +223,8 @@ type BotInfo struct {
 	Name string `json:"name"`
 	// Games is how many game streams the bot has open.
 	Games int `json:"games"`
+	// Open: its owner opened it to tournaments.
+	Open bool `json:"open,omitempty"`
 }
 
 // LobbyCounts are how many public unfinished rooms there are, by what the

@@ -278,7 +278,9 @@ func TestCatalogues(t *testing.T) {
 			t.Errorf("index.html does not list %s (%s)", code, name)
 		}
 	}
-	keyRe := regexp.MustCompile(`\bt\(\s*'([A-Za-z0-9_.-]+)'|data-i18n(?:-aria|-title|-placeholder)?="([^"]+)"`)
+	// t('key', ...) in a script, {key: 'key'} where a script names a
+	// message as data (the room's model), data-i18n="key" in the page.
+	keyRe := regexp.MustCompile(`\bt\(\s*'([A-Za-z0-9_.-]+)'|\bkey:\s*'([A-Za-z0-9_.-]+)'|data-i18n(?:-aria|-title|-placeholder)?="([^"]+)"`)
 	used := 0
 	for p, a := range h.assets {
 		if !strings.HasSuffix(p, ".js") {
@@ -286,15 +288,15 @@ func TestCatalogues(t *testing.T) {
 		}
 		for _, m := range keyRe.FindAllStringSubmatch(string(a.body), -1) {
 			used++
-			if _, ok := en[m[1]+m[2]]; !ok {
-				t.Errorf("%s names %q, which en.json has not", p, m[1]+m[2])
+			if _, ok := en[m[1]+m[2]+m[3]]; !ok {
+				t.Errorf("%s names %q, which en.json has not", p, m[1]+m[2]+m[3])
 			}
 		}
 	}
 	for _, m := range keyRe.FindAllStringSubmatch(index, -1) {
 		used++
-		if _, ok := en[m[1]+m[2]]; !ok {
-			t.Errorf("index.html names %q, which en.json has not", m[1]+m[2])
+		if _, ok := en[m[1]+m[2]+m[3]]; !ok {
+			t.Errorf("index.html names %q, which en.json has not", m[1]+m[2]+m[3])
 		}
 	}
 	if used < 150 {

@@ -53,6 +53,7 @@ type botHub struct {
 // botOnline is one bot's open streams.
 type botOnline struct {
 	name   string
+	open   bool        // open to tournaments (botopen.go)
 	events []*eventSub // oldest first
 	games  int
 }
@@ -132,7 +133,7 @@ func (b *botHub) onlineHere() []BotInfo {
 	out := make([]BotInfo, 0, len(b.bots))
 	for id, o := range b.bots {
 		if len(o.events) > 0 {
-			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games})
+			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games, Open: o.open})
 		}
 	}
 	return out
@@ -167,9 +168,25 @@ func (b *botHub) changed(was, is bool) {
 	}
 }
 
+// setOpen records the bot's setting "open to tournaments" while it is
+// online (and tells the other nodes at once).
+func (b *botHub) setOpen(id string, open bool) {
+	b.mu.Lock()
+	o := b.bots[id]
+	changed := o != nil && o.open != open && len(o.events) > 0
+	if o != nil {
+		o.open = open
+	}
+	b.mu.Unlock()
+	if changed && b.nodes != nil {
+		b.nodes.BotsChanged()
+	}
+}
+
 // openEvents registers an event stream of the bot, closing its oldest past
-// EventStreamsPerBot; nil when MaxStreams are open.
-func (b *botHub) openEvents(p store.Player) *eventSub {
+// EventStreamsPerBot; nil when MaxStreams are open. open is the bot's
+// setting as the store has it.
+func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
 	b.mu.Lock()
 	if b.streams >= b.cfg.MaxStreams {
 		b.mu.Unlock()
@@ -183,7 +200,7 @@ func (b *botHub) openEvents(p store.Player) *eventSub {
 	was := len(o.events) > 0
 	defer b.changed(was, true)
 	defer b.mu.Unlock()
-	o.name = p.Name
+	o.name, o.open = p.Name, open
 	e := &eventSub{lines: make(chan []byte, eventQueue), kicked: make(chan struct{})}
 	o.events = append(o.events, e)
 	b.streams++
@@ -377,7 +394,7 @@ func (s *Server) botEventStream(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	e := s.bots.openEvents(p)
+	e := s.bots.openEvents(p, s.botOpen(r.Context(), p.ID))
 	if e == nil {
 		w.Header().Set("Retry-After", "5")
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "the server holds all the bot streams it can, try again later"))

@@ -392,3 +392,15 @@ export async function matchUp(browser, srv, game, opts = {}, sizes = {}) {
   await waitFor(async () => /1 watching/.test(await alice.page.locator('.spectators').textContent()), 'the spectator count');
   return { alice, bob, wendy, room, people: [alice, bob, wendy] };
 }
+
+// watchFirstTorneioGame opens the first game listed on a tournament's page
+// (one click), checks its board is on screen and comes back to the page.
+export async function watchFirstTorneioGame(page, id) {
+  const first = page.locator('.torneio-games a').first();
+  await first.waitFor();
+  await first.click();
+  await page.waitForURL(/\/r\/[A-Za-z0-9_-]+\?watch=1$/);
+  await boardsOnScreen(page, 'a tournament game');
+  await page.goBack();
+  await page.waitForURL(`**/t/${id}`);
+}

@@ -1,6 +1,7 @@
 // Tabuleiro's browser client: the header (name, language, theme, sound),
 // the router (the lobby at /, a room at /r/<room>, a finished game's page at
-// /g/<room>, a tournament at /t/<id>) and the name dialog.
+// /g/<room>, a tournament at /t/<id>, a new one at /t/new) and the name
+// dialog.
 // Anyone can look at the lobby and watch at once: the server names guests,
 // and the name is asked for only when a guest first sits down (and then
 // only once; dismissing it plays on as the guest).
@@ -13,6 +14,7 @@ import * as sound from './sound.js';
 import { lobbyView } from './lobby.js';
 import { roomView } from './room.js';
 import { torneioView } from './torneio.js';
+import { torneioNewView } from './torneionew.js';
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
@@ -75,6 +77,7 @@ function route() {
   const env = { conn, navigate, ensureNamed };
   const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
+  else if (location.pathname === '/t/new') current = torneioNewView(main, env);
   else if (tm) current = torneioView(main, tm[1], env);
   else current = lobbyView(main, env);
 }

@@ -3,6 +3,7 @@
 // (GET /api/games) fills in what a catalogue does not name, so a game or
 // level added on the server shows at once, in English.
 import { t, tOr } from './i18n.js';
+import { about } from './games/index.js';
 
 let catalog = null;
 let loading = null;
@@ -41,7 +42,7 @@ export function variantShort(game, variant) {
 export function seats(game, variant) {
   const v = variantInfo(game, variant);
   if (v) return v.seats;
-  return game === '2048' && variant === 'solo' ? 1 : 2;
+  return about(game).seats(variant);
 }
 
 // seatLabel names a seat the way the game does: black/white (go, orbito),

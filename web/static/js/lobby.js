@@ -12,13 +12,11 @@ import {
 import { tOr } from './i18n.js';
 import * as mini from './mini.js';
 import { away } from './presence.js';
+import { about } from './games/index.js';
 import { botsSection } from './bots.js';
 import { torneiosSection } from './torneio.js';
 
 const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
-// The level a newcomer meets first: the seed's best bot, or ours where the
-// seed has none (2048).
-const DEFAULT_LEVEL = { orbito: 'normal', morris: 'normal', go: 'facil', 2048: 'forte', queens: 'gulosa' };
 // Live games shown with a small board (each followed "as": "watcher", which
 // the room does not count among its spectators).
 const PREVIEWS = 6;
@@ -47,7 +45,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const openList = h('ul', { class: 'open-games-list', 'aria-labelledby': 'open-h' });
   const openSection = h('div', { class: 'open-games', 'aria-labelledby': 'open-h', hidden: true },
     h('h2', { id: 'open-h', 'data-i18n': 'lobby.yourGames' }, t('lobby.yourGames')), openList);
-  const torneios = torneiosSection();
+  const torneios = torneiosSection({ conn });
   const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
   const myList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'my-h' });
@@ -57,8 +55,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       openSection,
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
-      liveList, liveEmpty, liveCounts, h('div', { class: 'live-pager' }, liveMore, liveNext), botList.el),
-    torneios.el,
+      liveList, liveEmpty, liveCounts, h('div', { class: 'live-pager' }, liveMore, liveNext), botList.el, torneios.el),
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
       status, cards),
@@ -326,7 +323,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       variant: variants.some((v) => v.id === saved.variant) ? saved.variant : (variants[0] || {}).id,
       clock: CLOCKS.includes(saved.clock) ? saved.clock : '',
       level: levels.some((l) => l.id === saved.level) ? saved.level
-        : levels.some((l) => l.id === DEFAULT_LEVEL[g.id]) ? DEFAULT_LEVEL[g.id] : (levels[1] || levels[0] || {}).id,
+        : levels.some((l) => l.id === about(g.id).level) ? about(g.id).level : (levels[1] || levels[0] || {}).id,
       seat: ['random', '0', '1'].includes(saved.seat) ? saved.seat : 'random',
     };
     const remember = () => saveChoice(g.id, choice);
@@ -338,8 +335,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const priv = h('input', { type: 'checkbox', name: 'private' });
     const nSeats = () => seats(g.id, choice.variant);
     // The server refuses a clock where it means nothing: one seat, or both
-    // seats moving at once (2048 race).
-    const timed = () => nSeats() === 2 && g.id !== '2048';
+    // seats moving at once (2048 race: games/<g>.js about.clock).
+    const timed = () => nSeats() === 2 && about(g.id).clock;
     const opts = () => {
       const o = { game: g.id, variant: choice.variant };
       if (choice.clock && timed()) { const [b, i] = choice.clock.split('+').map(Number); o.clock = { base: b, increment: i }; }

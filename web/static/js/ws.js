@@ -5,48 +5,9 @@
 // each room.presence, into the room.state it makes of the last one, so the
 // pages only ever see whole states.
 import { store } from './dom.js';
+import { follow, held } from './frames.js';
 
-// applyPatch is protocol.ApplyPatch (protocol/patch.go): the state a
-// room.patch makes of state, or null when it does not apply to it (another
-// base, a bad cell); then the client asks for the whole state again.
-export function applyPatch(state, p) {
-  if (!state || p.room !== state.room || typeof p.seq !== 'number') return null;
-  const base = typeof p.base === 'number' ? p.base : p.seq - 1;
-  if (state.seq !== base) return null;
-  const next = { ...state };
-  const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
-  for (const [k, v] of Object.entries(p)) {
-    if (k === 'type' || k === 'room' || k === 'base') continue;
-    if (k === 'cells') {
-      if (!Array.isArray(state.board) || !Array.isArray(v)) return null;
-      const rows = state.board.slice();
-      for (const c of v) {
-        const [r, col, ch] = Array.isArray(c) ? c : [];
-        if (!Number.isInteger(r) || !Number.isInteger(col) || typeof ch !== 'string' || ch.length !== 1 ||
-          typeof rows[r] !== 'string' || col < 0 || col >= rows[r].length) return null;
-        rows[r] = rows[r].slice(0, col) + ch + rows[r].slice(col + 1);
-      }
-      next.board = rows;
-      continue;
-    }
-    next[k] = isObj(v) && isObj(state[k]) ? { ...state[k], ...v } : v;
-  }
-  return next;
-}
-
-// applyPresence is the state with a room.presence's counts and flags.
-export function applyPresence(state, p) {
-  const players = (state.players || []).map((pl) => {
-    const h = (p.players || []).find((x) => x.seat === pl.seat);
-    if (!h) return pl;
-    const { goneSince: _g, claimableAt: _c, ...rest } = pl;
-    const out = { ...rest, connected: !!h.connected };
-    if (h.goneSince) out.goneSince = h.goneSince;
-    if (h.claimableAt) out.claimableAt = h.claimableAt;
-    return out;
-  });
-  return { ...state, spectators: p.spectators, players };
-}
+export { applyPatch, applyPresence } from './frames.js';
 
 export class Conn {
   constructor() {
@@ -58,7 +19,7 @@ export class Conn {
     this.handlers = new Map();   // type -> Set(fn)
     this.pending = new Map();    // id -> {resolve, reject, timer}
     this.commands = new Map();   // id -> type, for commands answered only by errors
-    this.rooms = new Map();      // room -> {as, seq, state}: state is the last whole state, for patches
+    this.rooms = new Map();      // room -> frames.held(as): the last whole state, for patches
     this.watchingLobby = false;
     this.player = null;
     this.timer = null;
@@ -117,27 +78,11 @@ export class Conn {
   dispatch(m) {
     if (m.type === 'room.patch' || m.type === 'room.presence') {
       // Made into the room.state it means; a patch that does not apply
-      // asks for the whole state again.
+      // asks for the whole state again (frames.js).
       const r = this.rooms.get(m.room);
-      if (!r || !r.state) return;
-      let next;
-      if (m.type === 'room.presence') next = applyPresence(r.state, m);
-      else {
-        next = applyPatch(r.state, m);
-        if (next) {
-          delete next.legalBySeat; // a seat's patch carries its own "legal"
-          if (!('legal' in m)) next.legal = [];
-        }
-      }
-      if (!next) {
-        if (!r.rejoining) { r.rejoining = true; this.raw({ type: 'room.join', room: m.room, as: r.as }); }
-        return;
-      }
-      r.state = next;
-      r.seq = next.seq;
-      const st = { ...next, type: 'room.state' };
-      this.emit('room.state', st);
-      this.emit('*', st);
+      if (!r) return;
+      const f = this.followed(r, m);
+      if (f) { this.emit('room.state', f); this.emit('*', f); }
       return;
     }
     if (m.type === 'error' && !this.ready && this.ws) {
@@ -157,26 +102,10 @@ export class Conn {
       if (this.watchingLobby) this.raw({ type: 'lobby.watch' });
       // A restarted server may count seq from its last snapshot, lower than
       // what we saw: accept whatever the re-join answers.
-      for (const [room, r] of this.rooms) { r.seq = null; r.state = null; r.rejoining = false; this.raw({ type: 'room.join', room, as: r.as }); }
+      for (const [room, r] of this.rooms) { this.rooms.set(room, held(r.as)); this.raw({ type: 'room.join', room, as: r.as }); }
       this.emit('up', m);
     }
-    if (m.type === 'room.state' && this.rooms.has(m.room)) {
-      const r = this.rooms.get(m.room);
-      if (typeof m.seq === 'number') {
-        if (r.seq != null && m.seq < r.seq) return; // stale: an older frame
-        if (r.seq != null && m.seq > r.seq + 1 && !r.rejoining) {
-          // A gap: we missed a change. The frame is a whole state, but the
-          // contract says to ask again, which also re-checks our seat.
-          r.rejoining = true;
-          this.raw({ type: 'room.join', room: m.room, as: r.as });
-        } else if (r.rejoining && m.seq >= r.seq) {
-          r.rejoining = false;
-        }
-        r.seq = m.seq;
-      }
-      const { moves: _m, chat: _c, type: _t, ...whole } = m;
-      r.state = whole;
-    }
+    if (m.type === 'room.state' && this.rooms.has(m.room) && !this.followed(this.rooms.get(m.room), m)) return;
     if (m.type === 'error' && m.id != null && this.commands.has(m.id)) {
       m.command = this.commands.get(m.id);
       this.commands.delete(m.id);
@@ -190,6 +119,16 @@ export class Conn {
     }
     this.emit(m.type, m);
     this.emit('*', m);
+  }
+
+  // followed passes a frame of a followed room through frames.follow: it
+  // keeps the room's new state, asks for the whole state again when told
+  // to, and returns the room.state to hand on (null: none).
+  followed(r, m) {
+    const f = follow(r, m);
+    this.rooms.set(m.room, f.held);
+    if (f.rejoin) this.raw({ type: 'room.join', room: m.room, as: r.as });
+    return f.state;
   }
 
   raw(msg) {
@@ -227,7 +166,7 @@ export class Conn {
   }
 
   follow(room, as) {
-    this.rooms.set(room, { as, seq: null, state: null });
+    this.rooms.set(room, held(as));
     if (this.ready) this.raw({ type: 'room.join', room, as });
   }
 

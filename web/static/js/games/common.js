@@ -3,18 +3,16 @@
 // legal-move helpers.
 import { s } from '../dom.js';
 
-// legalFor returns the moves `seat` may play in state. `legal` is a list for
-// the seat to move, or (2048 race) an object keyed by seat.
+// legalFor returns the moves `seat` may play in state (docs/protocol.md):
+// `legalBySeat` where both seats move freely (2048 race), else `legal`, the
+// moves of the seat in `turn`. With no seat in turn `legal` is [] in a
+// whole state, and this seat's own moves in a state made from its patch
+// (a patch carries the receiver's own moves, and no legalBySeat).
 export function legalFor(state, seat) {
   if (seat == null || !state || state.status === 'finished') return [];
-  if (state.legalBySeat) return state.legalBySeat[seat] || state.legalBySeat[String(seat)] || [];
-  const L = state.legal;
-  if (!L) return [];
-  if (Array.isArray(L)) {
-    if (state.turn == null) return state.players && state.players.length > 1 && state.game !== '2048' ? [] : L;
-    return state.turn === seat ? L : [];
-  }
-  return L[seat] || L[String(seat)] || [];
+  if (state.legalBySeat) return state.legalBySeat[seat] || [];
+  if (!Array.isArray(state.legal)) return [];
+  return state.turn == null || state.turn === seat ? state.legal : [];
 }
 
 // mark draws a player's piece centred at (x, y): seat 0 is a dark disc with
@@ -63,9 +61,13 @@ export function drawLines(layer, lines, center, r) {
 // How focus last moved: a board entered with Tab takes the arrow keys (its
 // cursor); a board clicked leaves them to the page (the replay), as on
 // lichess.
-let lastInput = 'pointer';
-addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
-addEventListener('keydown', (e) => { if (e.key === 'Tab') lastInput = 'key'; }, true);
+let lastInput = null;
+function watchInput() {
+  if (lastInput) return;
+  lastInput = 'pointer';
+  addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
+  addEventListener('keydown', (e) => { if (e.key === 'Tab') lastInput = 'key'; }, true);
+}
 
 // Grid wires keyboard and pointer input for a rows x cols board of cells.
 // Cells are <g role="gridcell"> with a roving tabindex: once the board is
@@ -73,6 +75,7 @@ addEventListener('keydown', (e) => { if (e.key === 'Tab') lastInput = 'key'; }, 
 // data-keys="on"), Enter or Space plays it; a click plays the cell clicked.
 export class Grid {
   constructor(svg, rows, cols, onActivate) {
+    watchInput();
     this.svg = svg; this.rows = rows; this.cols = cols; this.onActivate = onActivate;
     this.cells = [];
     this.cur = [Math.floor(rows / 2), Math.floor(cols / 2)];
@@ -121,3 +124,17 @@ export class Grid {
     }
   }
 }
+
+// The lobby's small boards (each game's mini()): a picture of a position
+// in a 120-unit square, no input.
+export const MINI = 120;
+export function miniFrame(cls) {
+  return s('svg', { viewBox: `0 0 ${MINI} ${MINI}`, class: `mini ${cls}`, role: 'img' });
+}
+export function miniDisc(ch, x, y, r) {
+  return s('circle', { cx: x, cy: y, r, class: ch === 'X' ? 'm-x' : 'm-o' });
+}
+
+// movePlain is how the move list writes a move: "pass" in the page's
+// language, any other move in the wire notation.
+export const movePlain = (m, t) => (m.move === 'pass' ? t('move.pass') : m.move);

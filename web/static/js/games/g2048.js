@@ -2,15 +2,26 @@
 // merge with the seed's rules; arrow keys, swipes and the on-screen arrows
 // play N, S, E, W.
 import { s, h } from '../dom.js';
-import { legalFor } from './common.js';
+import { legalFor, MINI, miniFrame } from './common.js';
+
+// What the page needs of 2048 besides its boards (games/index.js): the
+// lobby's first computer level; no clock and no "your turn" (both seats
+// move at will); seats shown by number; moves in a wrapping grid, not in
+// pairs; and the arrow keys play rather than step through the replay.
+export const about = { level: 'forte', clock: false, notify: false, seatMarks: 'numbers', moveList: 'grid', arrowsPlay: true, seats: (variant) => (variant === 'solo' ? 1 : 2) };
+
+const ARROWS = { N: '↑', S: '↓', E: '→', W: '←' };
+// moveText writes a move as its arrow.
+export const moveText = (m) => ARROWS[m.move] || m.move;
 
 const G = 12, C = 94, STEP = C + 10, W = 2 * G + 4 * STEP - 10;
 const P = (i) => G + i * STEP;
 const KEYS = { ArrowUp: 'N', ArrowDown: 'S', ArrowRight: 'E', ArrowLeft: 'W' };
 
-export function boardsOf(board) {
-  if (!Array.isArray(board) || !board.length) return [];
-  return Array.isArray(board[0]) && Array.isArray(board[0][0]) ? board : [board];
+// boardsOf lists st's boards: a race's `board` is the two boards, seat 0's
+// first; solo's is the one board (docs/protocol.md, "Boards and moves").
+export function boardsOf(st) {
+  return st.variant === 'race' ? st.board : [st.board];
 }
 
 // slide applies a move as the seed does and returns the new board (without
@@ -93,7 +104,7 @@ export function create(ctx) {
   document.addEventListener('keydown', onKey);
 
   const pad = h('div', { class: 'pad', role: 'group' },
-    ...['N', 'W', 'S', 'E'].map((d) => h('button', { type: 'button', class: `pad-${d}`, dataset: { dir: d }, onclick: () => try_(seat, d) }, { N: '↑', S: '↓', E: '→', W: '←' }[d])));
+    ...['N', 'W', 'S', 'E'].map((d) => h('button', { type: 'button', class: `pad-${d}`, dataset: { dir: d }, onclick: () => try_(seat, d) }, ARROWS[d])));
 
   function draw(v, b, anim) {
     const old = v.board;
@@ -137,13 +148,13 @@ export function create(ctx) {
     const prev = state;
     state = st; seat = opts.seat; interactive = opts.interactive;
     legal = interactive ? legalFor(st, seat) : [];
-    const boards = boardsOf(st.board);
+    const boards = boardsOf(st);
     const names = st.players || [];
     const score = st.score || {};
     boards.forEach((b, i) => {
       const v = view(i);
       const p = names.find((x) => x.seat === i);
-      const sc = score[i] ?? score[String(i)] ?? 0;
+      const sc = score[i] ?? 0;
       const done = Array.isArray(st.finished) && st.finished[i] && st.status === 'playing';
       const name = p ? (p.bot ? t('player.bot', { level: t(`level.2048.${p.bot}.name`) }) : p.name) : t('room.emptySeat');
       v.title.replaceChildren(h('span', { class: 'who' }, h('span', { class: 'seat-num small', 'aria-hidden': 'true' }, String(i + 1)), h('span', { class: 'who-name' }, name)),
@@ -161,4 +172,20 @@ export function create(ctx) {
   }
 
   return { el: root, update, destroy: () => document.removeEventListener('keydown', onKey) };
+}
+
+// mini draws st's boards for the lobby (a race's two side by side).
+export function mini(st) {
+  const svg = miniFrame('m2048');
+  const boards = boardsOf(st);
+  const w = boards.length > 1 ? MINI / 2 - 3 : MINI;
+  boards.slice(0, 2).forEach((bd, k) => {
+    const ox = k * (w + 6), oy = (MINI - w) / 2, c = w / 4;
+    svg.append(s('rect', { x: ox, y: oy, width: w, height: w, rx: 4, class: 'm-bg' }));
+    bd.forEach((row, r) => row.forEach((v, col) => {
+      if (!v) return;
+      svg.append(s('rect', { x: ox + col * c + 1, y: oy + r * c + 1, width: c - 2, height: c - 2, rx: 2, class: `m-t t${Math.min(v, 4096)}` }));
+    }));
+  });
+  return svg;
 }

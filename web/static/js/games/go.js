@@ -5,7 +5,11 @@
 // phone) a tap selects a point and a second tap, or the confirm button,
 // plays it, as on OGS.
 import { s, h, put } from '../dom.js';
-import { Grid, legalFor, stoneWord } from './common.js';
+import { Grid, legalFor, stoneWord, MINI, miniFrame, miniDisc } from './common.js';
+
+// What the page needs of go besides its board (games/index.js): the
+// lobby's first computer level, and the SGF download.
+export const about = { level: 'facil', sgf: true };
 
 const S = 40, M = 44, LET = 'ABCDEFGHIJKLMNOPQRS';
 // Below this many CSS pixels between lines a tap only selects.
@@ -139,4 +143,58 @@ export function create(ctx) {
     );
   }
   return { el, update, info };
+}
+
+// mini draws st's board for the lobby.
+export function mini(st) {
+  const svg = miniFrame('mgo');
+  const b = st.board, n = b.length;
+  const step = MINI / n, p = (i) => step / 2 + i * step;
+  svg.append(s('rect', { width: MINI, height: MINI, rx: 4, class: 'm-bg' }));
+  for (let i = 0; i < n; i++) {
+    svg.append(s('line', { x1: p(0), y1: p(i), x2: p(n - 1), y2: p(i), class: 'm-line' }));
+    svg.append(s('line', { x1: p(i), y1: p(0), x2: p(i), y2: p(n - 1), class: 'm-line' }));
+  }
+  b.forEach((row, r) => [...row].forEach((ch, c) => { if (ch !== '.') svg.append(miniDisc(ch, p(c), p(r), step * 0.46)); }));
+  return svg;
+}
+
+const count = (board, ch) => board.reduce((n, row) => n + [...row].filter((x) => x === ch).length, 0);
+const memo = new WeakMap(); // positions -> [{black, white, known}], one per position
+
+// captures counts the stones each side took up to the position after move
+// k, from a room's history (model.js: moves, positions, st), for the
+// board's "captured" line and the capture sound. With every position known
+// it compares consecutive boards; otherwise (a late spectator without the
+// server's record) it takes stones placed less stones standing, from the
+// whole move list and the board shown.
+export function captures({ moves, positions, st }, k) {
+  const seenAll = positions.slice(0, k + 1).filter(Boolean).length === k + 1;
+  if (!seenAll) {
+    const at = k === moves.length ? st : positions[k];
+    if (!at || !Array.isArray(at.board)) return { black: 0, white: 0, known: false };
+    const start = positions[0] && Array.isArray(positions[0].board) ? positions[0].board : null;
+    const initial = (ch) => (start ? count(start, ch) : 0);
+    const placed = (seat) => moves.slice(0, k).filter((m) => m.seat === seat && m.move !== 'pass').length;
+    return {
+      black: Math.max(0, placed(1) + initial('O') - count(at.board, 'O')),
+      white: Math.max(0, placed(0) + initial('X') - count(at.board, 'X')),
+      known: true,
+    };
+  }
+  let caps = memo.get(positions);
+  if (!caps) memo.set(positions, caps = [{ black: 0, white: 0, known: !!positions[0] }]);
+  for (let j = caps.length; j <= k; j++) {
+    const a = positions[j - 1], b = positions[j], prev = caps[j - 1];
+    const c = { black: prev.black, white: prev.white, known: prev.known && !!a && !!b };
+    const mv = moves[j - 1];
+    if (a && b && mv && Array.isArray(a.board) && Array.isArray(b.board)) {
+      const victim = mv.seat === 0 ? 'O' : 'X';
+      let n = 0;
+      a.board.forEach((row, r) => { for (let x = 0; x < row.length; x++) if (row[x] === victim && b.board[r][x] === '.') n++; });
+      if (mv.seat === 0) c.black += n; else c.white += n;
+    }
+    caps[j] = c;
+  }
+  return caps[k];
 }

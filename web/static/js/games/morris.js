@@ -3,7 +3,17 @@
 // the centre. Placement moves are a point ("b2"); movement moves are
 // from+to ("b1a1"); a blocked player passes with a piece onto itself.
 import { s } from '../dom.js';
-import { Grid, legalFor, mark, stoneWord, drawLines } from './common.js';
+import { Grid, legalFor, mark, stoneWord, drawLines, MINI, miniFrame, miniDisc } from './common.js';
+
+// What the page needs of morris besides its board (games/index.js).
+export const about = { level: 'normal', draws: true };
+
+// moveText writes a movement "b1–a1" and a blocked player's pass (a piece
+// onto itself) as a pass.
+export function moveText(m, t) {
+  if (m.move.length !== 4) return m.move;
+  return m.move.slice(0, 2) === m.move.slice(2) ? t('move.pass') : `${m.move.slice(0, 2)}–${m.move.slice(2)}`;
+}
 
 const S = 160, M = 100, LET = 'abc';
 const P = (i) => M + i * S;
@@ -103,4 +113,15 @@ export function create(ctx) {
     paint();
   }
   return { el: svg, update };
+}
+
+// mini draws st's board for the lobby.
+export function mini(st) {
+  const svg = miniFrame('mmorris');
+  const p = (i) => 20 + i * 40;
+  svg.append(s('rect', { width: MINI, height: MINI, rx: 8, class: 'm-bg' }));
+  const L = [[0, 0, 0, 2], [1, 0, 1, 2], [2, 0, 2, 2], [0, 0, 2, 0], [0, 1, 2, 1], [0, 2, 2, 2], [0, 0, 2, 2], [0, 2, 2, 0]];
+  for (const [r1, c1, r2, c2] of L) svg.append(s('line', { x1: p(c1), y1: p(r1), x2: p(c2), y2: p(r2), class: 'm-line' }));
+  st.board.forEach((row, r) => [...row].forEach((ch, c) => { if (ch !== '.') svg.append(miniDisc(ch, p(c), p(r), 13)); }));
+  return svg;
 }

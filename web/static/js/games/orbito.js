@@ -2,7 +2,12 @@
 // seed prints it). After every turn every stone moves one step
 // counter-clockwise along its orbit; the board animates that rotation.
 import { s } from '../dom.js';
-import { Grid, legalFor, mark, stoneWord, drawLines } from './common.js';
+import { Grid, legalFor, mark, stoneWord, drawLines, MINI, miniFrame, miniDisc } from './common.js';
+
+// What the page needs of orbito besides its board (games/index.js names
+// every field): the lobby's first computer level, draw offers, and the
+// length of a winning line (the result's words).
+export const about = { level: 'normal', draws: true, lineLength: (variant) => 2 * (parseInt(variant, 10) || 2) };
 
 const S = 100, M = 44;
 const LET = 'abcdefghij';
@@ -138,4 +143,13 @@ export function create(ctx) {
   }
 
   return { el: svg, update };
+}
+
+// mini draws st's board for the lobby.
+export function mini(st) {
+  const svg = miniFrame('morbito');
+  const b = st.board, c = MINI / b.length;
+  svg.append(s('rect', { width: MINI, height: MINI, rx: 4, class: 'm-bg' }));
+  b.forEach((row, r) => [...row].forEach((ch, col) => { if (ch !== '.') svg.append(miniDisc(ch, col * c + c / 2, r * c + c / 2, c * 0.38)); }));
+  return svg;
 }

@@ -2,33 +2,24 @@
 // columns 0..n-1 left to right. Choose one of your pieces, see the squares it
 // may take, then place it. Moves are "D@3,1" (piece @ row,col).
 import { s, h, put } from '../dom.js';
-import { Grid, legalFor, mark } from './common.js';
+import { Grid, legalFor, mark, MINI, miniFrame, miniDisc } from './common.js';
+
+// What the page needs of queens besides its board (games/index.js): the
+// lobby's first computer level.
+export const about = { level: 'gulosa' };
 
 const SIZES = { tradicional: 8, grande: 20, impar: 13, 'x-random': 8 };
 
-// ownerAt reads the seat that placed the piece at board row index i (top
-// first) and column c, whatever shape "owners" takes.
-function ownerAt(owners, i, c, n) {
-  if (!owners) return null;
-  if (Array.isArray(owners)) {
-    const row = owners[i];
-    const v = typeof row === 'string' ? row[c] : row && row[c];
-    if (v === '.' || v == null || v === -1 || v === '') return null;
-    return Number(v);
-  }
-  const v = owners[`${n - 1 - i},${c}`];
-  if (v == null) return null;
-  if (v === 'primeiro') return 0;
-  if (v === 'segundo') return 1;
-  return Number(v);
-}
+// ownerAt is the seat that placed the piece at board row index i (top row
+// first) and column c: `owners` has the shape of `board`, '0' or '1' for
+// the seat, '?' where a setup did not say (drawn as the first seat's, as
+// before) and '.' on an empty square (docs/engines/queens.md).
+const ownerAt = (owners, i, c) => (owners[i][c] === '1' ? 1 : 0);
 
-function handOf(st, seat) {
-  const hs = st.hands || (st.extra && st.extra.hands);
-  if (!hs) return null;
-  if (Array.isArray(hs)) return hs[seat] || [];
-  return hs[seat] || hs[String(seat)] || hs[seat === 0 ? 'primeiro' : 'segundo'] || [];
-}
+// handOf is the pieces seat still holds: `hands` is keyed by the seats'
+// names, {"primeiro": [...], "segundo": [...]}.
+const SEAT_NAMES = ['primeiro', 'segundo'];
+const handOf = (st, seat) => st.hands[SEAT_NAMES[seat]];
 
 export function create(ctx) {
   const { t } = ctx;
@@ -83,7 +74,7 @@ export function create(ctx) {
     const targets = new Set(pick ? legal.filter((m) => m[0] === pick).map((m) => m.slice(2)) : []);
     for (let i = 0; i < n; i++) for (let c = 0; c < n; c++) {
       const ch = b[i][c], sq = `${n - 1 - i},${c}`, cell = cells[i][c];
-      const own = ch === '.' ? null : ownerAt(state.owners, i, c, n);
+      const own = ch === '.' ? null : ownerAt(state.owners, i, c);
       const isLast = lm && lm.slice(2) === sq;
       cell.classList.toggle('legal', targets.has(sq));
       cell.classList.toggle('last', !!isLast);
@@ -133,4 +124,16 @@ export function create(ctx) {
   }
   const el = h('div', { class: 'queens-wrap' }, hand, svg);
   return { el, update, info };
+}
+
+// mini draws st's board for the lobby.
+export function mini(st) {
+  const svg = miniFrame('mqueens');
+  const b = st.board, c = MINI / b.length;
+  svg.append(s('rect', { width: MINI, height: MINI, rx: 4, class: 'm-bg' }));
+  b.forEach((row, r) => [...row].forEach((ch, col) => {
+    if ((r + col) % 2) svg.append(s('rect', { x: col * c, y: r * c, width: c, height: c, class: 'm-dark' }));
+    if (ch !== '.') svg.append(miniDisc(ownerAt(st.owners, r, col) === 1 ? 'O' : 'X', col * c + c / 2, r * c + c / 2, c * 0.38));
+  }));
+  return svg;
 }
