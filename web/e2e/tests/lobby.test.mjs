@@ -98,8 +98,11 @@ test('a lobby of many rooms: a page of them, the counts of all, more on demand, 
     const mine = lou.page.locator(`.open-games li[data-room="${room}"]`);
     await mine.waitFor();
     assert.match(await mine.textContent(), /Orbito.*waiting for a player/);
-    const box = await mine.boundingBox();
-    assert.ok(box && box.width > 0 && box.height > 0 && box.y < lou.page.viewportSize().height, 'your game is on screen');
+    // The list is drawn again with each lobby frame: look until it stands.
+    await waitFor(async () => {
+      const box = await mine.boundingBox();
+      return box && box.width > 0 && box.height > 0 && box.y >= 0 && box.y + box.height <= lou.page.viewportSize().height;
+    }, 'your game on screen');
     noErrors([lou]);
   } finally {
     await closeAll(lou);

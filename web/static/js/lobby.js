@@ -1,8 +1,7 @@
 // The lobby: your unfinished games, then live games (small live boards,
-// one tap to watch or to take a free seat; the server sends a page of them
-// with the counts of all, and "more" pages through GET /api/rooms), then
-// one card per game with one-tap play (quick match, the computer, a friend)
-// on defaults the player can change and remembers.
+// one tap to watch or to take a free seat; a page of them, more from GET
+// /api/rooms), then one card per game with one-tap play (quick match, the
+// computer, a friend) on defaults the player can change and remembers.
 import { h, store } from './dom.js';
 import { t, num, localize } from './i18n.js';
 import {
@@ -42,7 +41,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const liveNext = h('button', { type: 'button', class: 'link live-next', hidden: true });
   const liveCount = h('span', { class: 'count muted' });
   const liveCounts = h('p', { class: 'live-counts muted' });
-  const openList = h('ul', { class: 'open-games-list', 'aria-labelledby': 'open-h' });
+  const openList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'open-h' });
   const openSection = h('div', { class: 'open-games', 'aria-labelledby': 'open-h', hidden: true },
     h('h2', { id: 'open-h', 'data-i18n': 'lobby.yourGames' }, t('lobby.yourGames')), openList);
   const torneios = torneiosSection({ conn });
@@ -55,7 +54,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       openSection,
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
-      liveList, liveEmpty, liveCounts, h('div', { class: 'live-pager' }, liveMore, liveNext), botList.el, torneios.el),
+      liveList, liveEmpty, liveCounts, liveMore, ' ', liveNext, botList.el, torneios.el),
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
       status, cards),
@@ -95,52 +94,41 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   loadMine();
 
   // ---------- your unfinished games ----------
-  // The lobby frame's "mine" (the rooms this server knows of yours); a room
-  // of yours it does not know (adjourned and stopped, or served by another
-  // node) is in the welcome's "rooms", and its record names it.
-  let mine = [];
-  let welcomeRooms = [];
-  const records = new Map(); // room -> its record as a summary, or null
+  // The lobby's "mine"; a room of yours it lacks (stopped, or on another
+  // node) is in the welcome's "rooms", named from its record.
+  let mine = [], welcomeRooms = [];
+  const records = new Map(); // room -> a summary made of its record, or null
   function renderOpen() {
     const byId = new Map(mine.map((r) => [r.id, r]));
     for (const id of welcomeRooms) {
-      if (byId.has(id)) continue;
-      if (!records.has(id)) { records.set(id, null); fetchRecord(id); }
-      const r = records.get(id);
-      if (r) byId.set(id, r);
+      if (!byId.has(id) && !records.has(id)) {
+        records.set(id, null);
+        fetch(`/api/records/${encodeURIComponent(id)}`).then((r) => (r.ok ? r.json() : null)).then((x) => {
+          if (x) { records.set(id, { ...x, id }); renderOpen(); }
+        }).catch(() => {});
+      }
+      if (!byId.has(id) && records.get(id)) byId.set(id, records.get(id));
     }
     const list = [...byId.values()].filter((r) => r.status !== 'finished');
     openSection.hidden = !list.length;
     const me = conn.player && conn.player.id;
     openList.replaceChildren(...list.map((r) => {
       const others = (r.players || []).filter((p) => p && p.id !== me && (p.id || p.bot || p.name));
-      const title = `${gameName(r.game)} ${variantShort(r.game, r.variant)}`;
-      const what = r.status === 'waiting' ? t('lobby.waitingBadge') : r.adjourned ? t('lobby.adjourned') : t('lobby.playing');
-      return h('li', { class: 'open-game', dataset: { room: r.id } },
-        h('a', { href: `/r/${r.id}`, 'data-nav': '' }, title),
-        others.length ? [' ', h('span', { class: 'muted' }, t('lobby.against')), ' ', ...playersLine(r, others)] : '',
-        ' · ', h('span', { class: `badge${r.adjourned ? ' adjourned' : ''}` }, what),
+      return h('li', { dataset: { room: r.id } },
+        h('a', { href: `/r/${r.id}`, 'data-nav': '' }, `${gameName(r.game)} ${variantShort(r.game, r.variant)}`),
+        others.length ? [' ', t('lobby.against'), ' ', ...playersLine(r, others)] : '',
+        ' · ', h('span', { class: 'badge' }, t(r.status === 'waiting' ? 'lobby.waitingBadge' : r.adjourned ? 'lobby.adjourned' : 'lobby.playing')),
         r.private ? [' ', h('span', { class: 'badge' }, t('lobby.privateBadge'))] : '');
     }));
   }
-  function fetchRecord(id) {
-    fetch(`/api/records/${encodeURIComponent(id)}`).then((r) => (r.ok ? r.json() : null)).then((rec) => {
-      if (!rec) return;
-      records.set(id, { id, game: rec.game, variant: rec.variant, status: rec.status, players: rec.players, adjourned: rec.status === 'playing' });
-      renderOpen();
-    }).catch(() => {});
-  }
-  const welcomed = (ids) => { welcomeRooms = Array.isArray(ids) ? ids.slice(0, 20) : []; renderOpen(); };
+  const welcomed = (ids) => { welcomeRooms = (ids || []).slice(0, 20); renderOpen(); };
   offs.push(conn.on('up', (m) => welcomed(m.rooms)));
   welcomed(conn.myRooms);
 
   // ---------- live games ----------
-  // rooms: the lobby frame's page; extra: what "more" fetched after it
-  // (GET /api/rooms, live games then open seats, newest first).
-  let rooms = [];
-  let counts = null;
-  let extra = [];
-  const pager = { sources: ['playing', 'waiting'], at: 0, cursor: '', busy: false };
+  // rooms: the lobby's page; extra: what "more" fetched (GET /api/rooms).
+  let rooms = [], counts = null, extra = [];
+  const pager = { cursor: '', done: false, busy: false };
   let showAll = false;
   const previews = new Map(); // room -> last room.state (null until it comes)
 
@@ -148,8 +136,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const rank = (r) => (r.status === 'playing' ? 0 : 1);
     return list.filter(Boolean).sort((a, b) => rank(a) - rank(b) || (b.spectators || 0) - (a.spectators || 0));
   }
-  // total is how many rooms the live list could show: the server's counts.
-  const total = () => (counts ? (counts.playing || 0) + (counts.waiting || 0) : rooms.length);
+  const total = () => (counts ? counts.playing + counts.waiting : rooms.length);
   function shownRooms() {
     const list = sortRooms(rooms);
     if (!showAll) return list;
@@ -159,14 +146,10 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   function renderLive() {
     const list = shownRooms();
     const n = total();
-    liveCount.textContent = counts ? `(${num(counts.playing || 0)})` : list.length ? `(${num(list.length)})` : '';
-    liveCounts.replaceChildren();
-    if (counts && (counts.waiting || counts.adjourned)) {
-      const parts = [];
-      if (counts.waiting) parts.push(t('lobby.countWaiting', { n: counts.waiting }));
-      if (counts.adjourned) parts.push(t('lobby.countAdjourned', { n: counts.adjourned }));
-      liveCounts.textContent = parts.join(' · ');
-    }
+    liveCount.textContent = counts ? `(${num(counts.playing)})` : list.length ? `(${num(list.length)})` : '';
+    const c = counts || {};
+    liveCounts.textContent = [c.waiting && t('lobby.countWaiting', { n: c.waiting }),
+      c.adjourned && t('lobby.countAdjourned', { n: c.adjourned })].filter(Boolean).join(' · ');
     liveEmpty.replaceChildren();
     if (!list.length) {
       liveEmpty.append(h('p', { class: 'muted' }, t('lobby.noLive')),
@@ -175,7 +158,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const max = showAll ? list.length : PREVIEWS;
     liveMore.hidden = n <= PREVIEWS && list.length <= PREVIEWS;
     liveMore.textContent = showAll ? t('lobby.showFewer') : t('lobby.showAll', { n: Math.max(n, list.length) });
-    liveNext.hidden = !showAll || pager.at >= pager.sources.length || list.length >= n;
+    liveNext.hidden = !showAll || pager.done || list.length >= n;
     liveNext.disabled = pager.busy;
     liveNext.textContent = t('lobby.showMore', { n: Math.max(0, n - list.length) });
     const shown = list.slice(0, max);
@@ -190,30 +173,25 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const out = [];
     players.forEach((p, i) => {
       if (i) out.push(' – ');
-      out.push(h('span', { class: `pn${away(p) ? ' is-away' : ''}` }, playerName(r.game, p)));
-      if (away(p)) out.push(' ', h('span', { class: 'away-mark', title: t('lobby.awayTitle') }, t('lobby.away')));
+      out.push(playerName(r.game, p));
+      if (away(p)) out.push(' ', h('span', { class: 'away-mark' }, t('lobby.away')));
     });
     return out;
   }
-  // loadMore fetches pages of GET /api/rooms for "more" until one adds a
-  // room not shown yet (the lobby's page holds the first of them), or none
-  // is left.
+  // loadMore fetches pages of GET /api/rooms (newest first) until one adds
+  // a room not shown yet, or none is left.
   async function loadMore() {
     if (pager.busy) return;
     pager.busy = true;
     renderLive();
     try {
-      for (let before = shownRooms().length; pager.at < pager.sources.length && shownRooms().length === before;) {
-        const q = new URLSearchParams({ status: pager.sources[pager.at], limit: '24' });
-        if (pager.cursor) q.set('cursor', pager.cursor);
-        const r = await fetch(`/api/rooms?${q}`);
-        if (!r.ok) break;
-        const j = await r.json();
+      for (const before = shownRooms().length; !pager.done && shownRooms().length === before;) {
+        const j = await (await fetch(`/api/rooms?limit=24&cursor=${encodeURIComponent(pager.cursor)}`)).json();
         const have = new Set(extra.map((x) => x.id));
-        extra = extra.concat((j.rooms || []).filter((x) => !have.has(x.id)));
-        if (j.counts) counts = j.counts;
-        if (j.next) pager.cursor = j.next;
-        else { pager.at++; pager.cursor = ''; }
+        extra = extra.concat(j.rooms.filter((x) => !have.has(x.id)));
+        counts = j.counts;
+        pager.cursor = j.next || '';
+        pager.done = !j.next;
       }
     } catch { /* offline: the button stays */ }
     pager.busy = false;
@@ -244,7 +222,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   }
   liveMore.addEventListener('click', () => {
     showAll = !showAll;
-    if (!showAll) { extra = []; pager.at = 0; pager.cursor = ''; }
+    if (!showAll) { extra = []; pager.cursor = ''; pager.done = false; }
     renderLive();
     if (showAll && rooms.length < total()) loadMore();
   });
@@ -270,15 +248,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     card.querySelector('.live-sub').replaceWith(fresh.querySelector('.live-sub'));
   }));
 
-  fetch('/api/rooms?limit=20').then((r) => r.json()).then((j) => {
-    if (counts) return; // the lobby frame came first
-    rooms = ((Array.isArray(j) ? j : j.rooms) || []).filter((r) => !r.adjourned);
-    if (j.counts) counts = j.counts;
-    renderLive();
-  }).catch(() => {});
   offs.push(conn.on('lobby', (m) => {
-    rooms = m.rooms || [];
-    counts = m.counts || null;
+    ({ rooms, counts } = m);
     mine = m.mine || [];
     renderLive(); renderQueues(m.queues); renderOpen();
   }));

@@ -59,7 +59,7 @@ export function statusView() {
     }
     document.title = `${gameName(st.game)} — Tabuleiro`;
     if (st.status === 'waiting') { status.textContent = t('status.waiting'); return; }
-    if (M.adjourned(m)) { status.classList.add('adjourned'); status.textContent = t('status.adjourned'); return; }
+    if (M.adjourned(m)) { status.textContent = t('status.adjourned'); return; }
     if (st.turn == null) { status.textContent = M.isPlayer(m) ? t('status.racePlayer') : t('status.race'); return; }
     const p = M.playerAt(m, st.turn);
     if (M.mine(m, st.turn)) {
