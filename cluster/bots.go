@@ -134,7 +134,7 @@ func (n *Node) run(w *wire) {
 	// The bot API's commands, and nothing else: the rest of a client's
 	// messages come as kindCmd from a member joined through its link.
 	if r, ok := n.cfg.Rooms.Running(w.Room); ok && w.Msg != nil && w.Msg.Room == w.Room &&
-		(w.Msg.Type == protocol.TypeRoomMove || w.Msg.Type == protocol.TypeRoomResign) {
+		(w.Msg.Type == protocol.TypeRoomMove || w.Msg.Type == protocol.TypeRoomResign || w.Msg.Type == hub.TypeResignBotError) {
 		if e, posted := hub.Run(r, w.Player, w.Name, w.Msg); posted {
 			a.Status, a.Err = ackOK, e
 		}

@@ -128,7 +128,12 @@ func (a *Attached) LeftElsewhere(room string) {
 // one-shot: it never joins the room and hears only the error.
 func Run(r *rooms.Room, player, name string, m *protocol.ClientMessage) (e *protocol.ErrorMessage, posted bool) {
 	one := &oneShot{id: 1<<62 | oneShotIDs.Add(1), player: player, name: name}
-	if !Post(r, one, m) {
+	if m.Type == TypeResignBotError {
+		posted = r.ResignBotError(one, m.Info, nil)
+	} else {
+		posted = Post(r, one, m)
+	}
+	if !posted {
 		return nil, false
 	}
 	// The room runs its commands in order, so once Stats answers the
@@ -143,6 +148,11 @@ func Run(r *rooms.Room, player, name string, m *protocol.ClientMessage) (e *prot
 	defer one.mu.Unlock()
 	return one.err, true
 }
+
+// TypeResignBotError is, for Run, a bot account's resignation because its
+// program failed (docs/bots-api.md), Info saying what failed. No client
+// sends it: the bot API does, to a room here or on another node.
+const TypeResignBotError = "x.resign.bot_error"
 
 // oneShotIDs numbers Run's members apart from connections (counted up
 // from 1), bot streams and proxies (their ids have the top bit).

@@ -24,9 +24,14 @@ type recordJSON struct {
 	Watch     bool            `json:"watch,omitempty"`
 	Players   []playerJSON    `json:"players"`
 	Clock     *clockJSON      `json:"clock"`
+	Komi      float64         `json:"komi,omitempty"`
+	Handicap  int             `json:"handicap,omitempty"`
+	Removal   bool            `json:"removal,omitempty"`
+	Dead      []string        `json:"dead,omitempty"`
 	Moves     []moveJSON      `json:"moves"`
 	Result    *resultJSON     `json:"result"`
 	Chat      []chatJSON      `json:"chat"`
+	Faults    []faultJSON     `json:"faults,omitempty"`
 	Created   *int64          `json:"created"`
 	Started   *int64          `json:"started"`
 	Ended     *int64          `json:"ended"`
@@ -51,6 +56,17 @@ type moveJSON struct {
 	Seat int    `json:"seat"`
 	Move string `json:"move"`
 	Ms   int64  `json:"ms"`
+	Info string `json:"info,omitempty"`
+}
+
+type faultJSON struct {
+	Ply     int    `json:"ply"`
+	Seat    int    `json:"seat"`
+	Move    string `json:"move,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message,omitempty"`
+	Info    string `json:"info,omitempty"`
+	Ms      int64  `json:"ms"`
 }
 
 type resultJSON struct {
@@ -74,6 +90,7 @@ func (r *Record) MarshalJSON() ([]byte, error) { return JSON(r, nil) }
 func JSON(r *Record, positions []Position) ([]byte, error) {
 	v := recordJSON{Room: r.Room, Game: r.Game, Variant: r.Variant, Status: r.Status, Setup: r.Setup,
 		Private: r.Private, Watch: r.Watch, Players: make([]playerJSON, len(r.Players)),
+		Komi: r.Komi, Handicap: r.Handicap, Removal: r.Removal, Dead: r.Dead,
 		Moves: make([]moveJSON, len(r.Moves)), Chat: make([]chatJSON, len(r.Chat)),
 		Created: unixMs(r.Created), Started: unixMs(r.Started), Ended: unixMs(r.Ended), Positions: positions}
 	if len(v.Setup) == 0 {
@@ -94,6 +111,9 @@ func JSON(r *Record, positions []Position) ([]byte, error) {
 	}
 	for i, m := range r.Moves {
 		v.Moves[i] = moveJSON(m)
+	}
+	for _, f := range r.Faults {
+		v.Faults = append(v.Faults, faultJSON(f))
 	}
 	if res := r.Result; res != nil {
 		v.Result = &resultJSON{Reason: res.Reason}

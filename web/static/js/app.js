@@ -11,10 +11,26 @@ import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { prefs, applyTheme, THEMES } from './prefs.js';
 import * as sound from './sound.js';
-import { lobbyView } from './lobby.js';
-import { roomView } from './room.js';
-import { torneioView } from './torneio.js';
-import { torneioNewView } from './torneionew.js';
+
+// The pages, each loaded the first time it is shown, so that the first load
+// carries the header and the page asked for, not every page (web_test.go
+// weighs the first load of each page). A page is fn(main, env, ...args).
+const pages = {
+  lobby: () => import('./lobby.js').then((m) => (main, env) => m.lobbyView(main, env)),
+  room: () => import('./room.js').then((m) => (main, env, room, record) => m.roomView(main, room, { ...env, record })),
+  torneio: () => import('./torneio.js').then((m) => (main, env, id) => m.torneioView(main, id, env)),
+  torneioNew: () => import('./torneionew.js').then((m) => (main, env) => m.torneioNewView(main, env)),
+};
+
+// which is the page a path shows and its arguments: [page, ...args].
+function which(path) {
+  const m = path.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
+  if (m) return ['room', m[2], m[1] === 'g'];
+  if (path === '/t/new') return ['torneioNew'];
+  const tm = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
+  if (tm) return ['torneio', tm[1]];
+  return ['lobby'];
+}
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
@@ -68,18 +84,26 @@ function navigate(url) {
   if (location.pathname + location.search !== url) history.pushState(null, '', url);
   route();
 }
-function route() {
+let routed = 0; // counts route() calls: a page that loads after a later call is not shown
+async function route() {
+  const n = ++routed;
   if (current && current.destroy) current.destroy();
   current = null;
-  const m = location.pathname.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   const main = $('#main');
-  main.replaceChildren();
+  main.replaceChildren(h('p', { class: 'loading' }, t('common.loading')));
   const env = { conn, navigate, ensureNamed };
-  const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
-  if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
-  else if (location.pathname === '/t/new') current = torneioNewView(main, env);
-  else if (tm) current = torneioView(main, tm[1], env);
-  else current = lobbyView(main, env);
+  const [page, ...args] = which(location.pathname);
+  let view;
+  try {
+    view = await pages[page]();
+  } catch {
+    // The module did not come (offline, a new deployment): a reload fetches it again.
+    if (n === routed) main.replaceChildren(h('p', { class: 'empty' }, t('common.notLoaded')));
+    return;
+  }
+  if (n !== routed) return;
+  main.replaceChildren();
+  current = view(main, env, ...args);
 }
 document.addEventListener('click', (e) => {
   const a = e.target.closest && e.target.closest('a[data-nav]');
