@@ -54,10 +54,7 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 		c.greet()
 		perr = h.hello(c, &m)
 	case protocol.TypeLobbyWatch:
-		h.mu.Lock()
-		h.watchers[c] = struct{}{}
-		h.mu.Unlock()
-		c.Send(protocol.MustEncode(h.lobby(m.ID)))
+		h.watch(c, m.ID)
 	case protocol.TypeLobbyUnwatch:
 		h.mu.Lock()
 		delete(h.watchers, c)

@@ -75,7 +75,9 @@ type Config struct {
 	// MaxViolations is how many rate_limited answers a client gets before
 	// it is disconnected (default 20).
 	MaxViolations int
-	// LobbyInterval is the most often the lobby is pushed (default 250 ms).
+	// LobbyInterval is the least time between two lobby frames pushed to
+	// a watcher (default DefaultLobbyInterval): changes within it are
+	// sent together.
 	LobbyInterval time.Duration
 	// MaxRooms is how many rooms a connection may be in at once (default
 	// 100). A room stays alive while anyone is in it, finished or not, so
@@ -140,9 +142,10 @@ type Hub struct {
 	closing  bool
 	conns    map[*conn]struct{}
 	byPlayer map[string]map[*conn]struct{}
-	watchers map[*conn]struct{}
+	watchers map[*conn]*watcher
 	queues   map[QueueKey][]*conn
 	byID     map[uint64]*conn
+	attached map[uint64]*Attached // clients that are not WebSockets (attached.go)
 
 	// members: which connection is in which room (members.go).
 	members *membership
@@ -164,7 +167,15 @@ type Hub struct {
 	router Router
 
 	dirty chan struct{}
-	quit  chan struct{}
+	// viewMu guards the last view of the lobby computed (lobby.go,
+	// recentView); it is taken alone.
+	viewMu     sync.Mutex
+	lastView   *lobbyView
+	lastViewAt time.Time
+	// lastShared is the last lobby frame pushed to the watchers without
+	// rooms of their own (the lobby goroutine's).
+	lastShared *protocol.Frame
+	quit       chan struct{}
 	// workers run the connections' writers and message handlers
 	// (workers.go); the idle ones return when quit closes.
 	workers *workers
@@ -190,7 +201,7 @@ func New(cfg Config) *Hub {
 	orDefault(&cfg.Rate, 20)
 	orDefault(&cfg.Burst, 40)
 	orDefault(&cfg.MaxViolations, 20)
-	orDefault(&cfg.LobbyInterval, 250*time.Millisecond)
+	orDefault(&cfg.LobbyInterval, DefaultLobbyInterval)
 	orDefault(&cfg.MaxRooms, 100)
 	orDefault(&cfg.HelloTimeout, DefaultHelloTimeout)
 	if cfg.ClientAddr == nil {
@@ -198,7 +209,7 @@ func New(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{},
+		watchers: map[*conn]*watcher{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, attached: map[uint64]*Attached{},
 		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	h.workers = newWorkers(h.quit)
 	// Memory per connection: clients send small messages (a move or a hello
@@ -402,83 +413,6 @@ func (h *Hub) unqueueLocked(c *conn) []QueueKey {
 		}
 	}
 	return found
-}
-
-// LobbyChanged marks the lobby view stale; it never blocks.
-func (h *Hub) LobbyChanged() {
-	select {
-	case h.dirty <- struct{}{}:
-	default:
-	}
-}
-
-func (h *Hub) lobbyLoop() {
-	defer h.lwg.Done()
-	t := time.NewTicker(h.cfg.LobbyInterval)
-	defer t.Stop()
-	pending := false
-	for {
-		select {
-		case <-h.quit:
-			return
-		case <-h.dirty:
-			pending = true
-		case <-t.C:
-			if !pending {
-				continue
-			}
-			pending = false
-			h.mu.Lock()
-			ws := make([]*conn, 0, len(h.watchers))
-			for c := range h.watchers {
-				ws = append(ws, c)
-			}
-			h.mu.Unlock()
-			if len(ws) == 0 {
-				continue
-			}
-			f := protocol.MustEncode(h.lobby(nil))
-			for _, c := range ws {
-				c.Send(f)
-			}
-		}
-	}
-}
-
-// lobby builds the lobby message.
-func (h *Hub) lobby(id []byte) protocol.Lobby {
-	h.mu.Lock()
-	qs := make([]protocol.Queue, 0, len(h.queues))
-	for k, q := range h.queues {
-		qs = append(qs, protocol.Queue{Game: k.Game, Variant: k.Variant, Waiting: len(q)})
-	}
-	h.mu.Unlock()
-	slices.SortFunc(qs, func(a, b protocol.Queue) int {
-		return strings.Compare(a.Game+"/"+a.Variant, b.Game+"/"+b.Variant)
-	})
-	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.RoomSummaries(), Queues: qs}
-}
-
-// RoomSummaries lists the public live rooms: this node's, and with several
-// nodes the other nodes' (Hooks.Lobby), sorted by id.
-func (h *Hub) RoomSummaries() []protocol.RoomSummary {
-	local := h.cfg.Rooms.Summaries()
-	elsewhere := h.hooks().Lobby
-	if elsewhere == nil {
-		return local
-	}
-	seen := make(map[string]bool, len(local))
-	for _, s := range local {
-		seen[s.ID] = true
-	}
-	for _, s := range elsewhere() {
-		if !seen[s.ID] && s.Status != rooms.StatusFinished {
-			seen[s.ID] = true
-			local = append(local, s)
-		}
-	}
-	slices.SortFunc(local, func(a, b protocol.RoomSummary) int { return strings.Compare(a.ID, b.ID) })
-	return local
 }
 
 // Drain stops accepting connections and messages.

@@ -222,6 +222,45 @@ type RoomSummary struct {
 	Players    []Player `json:"players"`
 	Spectators int      `json:"spectators"`
 	Watch      bool     `json:"watch,omitempty"`
+	// Created is when the room was made (Unix ms): the order of GET
+	// /api/rooms (an addition).
+	Created int64 `json:"created"`
+	// Adjourned marks a playing game none of whose players has been
+	// connected for a while: it is no longer among the lobby's live games
+	// (an addition).
+	Adjourned bool `json:"adjourned,omitempty"`
+	// Private marks a room kept out of the public lists; it is only in its
+	// own players' list of their rooms (Lobby.Mine; an addition).
+	Private bool `json:"private,omitempty"`
+}
+
+// BotInfo is one bot account online (its event stream open) in GET
+// /api/bots (an addition).
+type BotInfo struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Games is how many game streams the bot has open.
+	Games int `json:"games"`
+	// Open: its owner opened it to tournaments.
+	Open bool `json:"open,omitempty"`
+}
+
+// LobbyCounts are how many public unfinished rooms there are, by what the
+// lobby shows of them (an addition).
+type LobbyCounts struct {
+	// Playing is the live games: playing, not adjourned.
+	Playing int `json:"playing"`
+	// Waiting is the rooms with a free seat.
+	Waiting int `json:"waiting"`
+	// Adjourned is the playing games none of whose players is here.
+	Adjourned int `json:"adjourned"`
+}
+
+// Add adds o's counts to c.
+func (c *LobbyCounts) Add(o LobbyCounts) {
+	c.Playing += o.Playing
+	c.Waiting += o.Waiting
+	c.Adjourned += o.Adjourned
 }
 
 // Queue is the number of players waiting for a quick match.
@@ -231,12 +270,29 @@ type Queue struct {
 	Waiting int    `json:"waiting"`
 }
 
-// Lobby is the lobby view sent to watchers.
+// Lobby is the lobby view sent to watchers: a page of rooms, never all of
+// them (docs/protocol.md, "The lobby").
 type Lobby struct {
-	Type   string          `json:"type"`
-	ID     json.RawMessage `json:"id,omitempty"`
-	Rooms  []RoomSummary   `json:"rooms"`
-	Queues []Queue         `json:"queues"`
+	Type string          `json:"type"`
+	ID   json.RawMessage `json:"id,omitempty"`
+	// Rooms is the first page of the public rooms: the most watched live
+	// games, then the rooms with a free seat.
+	Rooms []RoomSummary `json:"rooms"`
+	// Counts count every public unfinished room, those in Rooms included
+	// (an addition).
+	Counts LobbyCounts `json:"counts"`
+	// Mine is the watcher's own unfinished rooms, private ones included
+	// (an addition).
+	Mine   []RoomSummary `json:"mine,omitempty"`
+	Queues []Queue       `json:"queues"`
+}
+
+// RoomsPage answers GET /api/rooms: a page of the public unfinished rooms,
+// newest first; Next, when not empty, is the cursor of the next page.
+type RoomsPage struct {
+	Rooms  []RoomSummary `json:"rooms"`
+	Next   string        `json:"next,omitempty"`
+	Counts LobbyCounts   `json:"counts"`
 }
 
 // MatchFound tells a player its quick-match (or rematch) room.

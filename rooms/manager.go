@@ -88,6 +88,10 @@ type Config struct {
 	// Now is the time for clocks and abandonment (default time.Now); tests
 	// inject their own.
 	Now func() time.Time
+	// AdjournAfter is how long every player of a playing game must have
+	// been gone before the lobby shows the game adjourned instead of
+	// among its live games (default DefaultAdjournAfter).
+	AdjournAfter time.Duration
 	// Grace is how long a human seat must have been disconnected before
 	// its opponent may claim the win (default 60 s). Under a clock it is
 	// at least a tenth of the base time.
@@ -116,14 +120,16 @@ type Config struct {
 	RecordTimeout time.Duration
 }
 
-// Manager is the room registry: id -> room, and the public summaries the
-// lobby shows. It owns no game state.
+// Manager is the room registry: id -> room, and the summaries the lobby
+// shows. It owns no game state.
 type Manager struct {
 	cfg   Config
 	log   *zap.Logger
 	mu    sync.Mutex // taken alone; never held across a store call
 	rooms map[string]*Room
-	sums  map[string]protocol.RoomSummary
+	// sums are the running rooms' summaries, the private ones (Private
+	// set) included: the lobby lists those only to their own players.
+	sums map[string]protocol.RoomSummary
 	// making holds, per player, the ids of the rooms being made or joined
 	// for the player now (reserve), which the store does not list yet.
 	making map[string]map[string]int
@@ -141,6 +147,11 @@ const (
 	// short, but a first move may need the reading of a position set up
 	// by a teacher, and a game that is aborted costs nobody anything.
 	DefaultAbortAfter = 30 * time.Second
+	// DefaultAdjournAfter: a game whose players all left leaves the
+	// lobby's live games within a minute (issue 29), while a player who
+	// reloads the page, or whose network drops for a few seconds, does
+	// not make it flicker out.
+	DefaultAdjournAfter = 30 * time.Second
 	// DefaultSaveTimeout is a save's deadline: a store that has not
 	// answered by then is taken as down (the move is refused with
 	// internal, and rolled back).
@@ -192,6 +203,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	if cfg.AbortAfter <= 0 {
 		cfg.AbortAfter = DefaultAbortAfter
+	}
+	if cfg.AdjournAfter <= 0 {
+		cfg.AdjournAfter = DefaultAdjournAfter
 	}
 	if c := cfg.Cluster; c != nil {
 		cc := *c
@@ -444,9 +458,7 @@ func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
 		return protocol.Errorf(protocol.CodeInternal, "room exists")
 	}
 	m.rooms[r.id] = r
-	if !r.private {
-		m.sums[r.id] = r.summary()
-	}
+	m.sums[r.id] = r.summary()
 	m.wg.Add(1)
 	m.mu.Unlock()
 	m.gauge(r.info.ID, r.status, 1)
@@ -519,25 +531,17 @@ func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	return r, nil
 }
 
-// Summaries lists the public live rooms, newest first.
+// Summaries lists the unfinished rooms running here, in no order; the
+// private ones have Private set (the public lists leave them out).
 func (m *Manager) Summaries() []protocol.RoomSummary {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	out := make([]protocol.RoomSummary, 0, len(m.sums))
 	for _, s := range m.sums {
 		if s.Status != StatusFinished {
 			out = append(out, s)
 		}
 	}
-	m.mu.Unlock()
-	slices.SortFunc(out, func(a, b protocol.RoomSummary) int {
-		if a.ID < b.ID {
-			return -1
-		}
-		if a.ID > b.ID {
-			return 1
-		}
-		return 0
-	})
 	return out
 }
 
@@ -573,14 +577,14 @@ func (m *Manager) setSummary(r *Room) {
 	m.summaryChanged(r)
 }
 
-// putSummary updates the room's line in the lobby's list (RoomSummaries).
+// putSummary updates the room's line in the lobby's list (Summaries).
 // A broadcast puts it before it publishes, so that what a member has seen
 // the list agrees with (an aborted room is gone from /api/rooms once its
 // players see it aborted).
 func (m *Manager) putSummary(r *Room) {
 	s := r.summary()
 	m.mu.Lock()
-	if _, ok := m.rooms[r.id]; ok && !r.private {
+	if _, ok := m.rooms[r.id]; ok {
 		m.sums[r.id] = s
 	}
 	m.mu.Unlock()

@@ -106,6 +106,10 @@ type Room struct {
 	goneSince []time.Time
 	idleTimer wakeup
 	adjourned bool
+	// awayTimer fires at awayAt, when the game becomes adjourned for the
+	// lobby (abandon.go, armAway).
+	awayTimer wakeup
+	awayAt    time.Time
 
 	cmds   chan func()
 	done   chan struct{}

@@ -196,5 +196,6 @@ func (r *Room) summary() protocol.RoomSummary {
 		seats[i] = protocol.Player{Seated: players.Seated{Seat: i, Player: s}, Connected: r.connected(i)}
 	}
 	return protocol.RoomSummary{ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
-		Players: seats, Spectators: r.spectators(), Watch: r.watch}
+		Players: seats, Spectators: r.spectators(), Watch: r.watch, Created: r.created.UnixMilli(),
+		Adjourned: r.adjournedNow(), Private: r.private}
 }

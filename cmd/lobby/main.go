@@ -77,6 +77,7 @@ type options struct {
 	bots                            int
 	botTimeout, watchDelay, grace   time.Duration
 	abortAfter                      time.Duration
+	adjournAfter                    time.Duration
 	adjourn                         int
 	rate                            float64
 	burst                           int
@@ -125,6 +126,7 @@ func main() {
 	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
 	flag.DurationVar(&o.retention, "retention", envDuration("TABULEIRO_RETENTION", store.DefaultRetention), "how long a finished game (its snapshot and move log) is kept in the store (env TABULEIRO_RETENTION)")
 	flag.DurationVar(&o.recordRetention, "record-retention", envDuration("TABULEIRO_RECORD_RETENTION", store.DefaultRecordRetention), "how long a finished game's record (docs/records.md) is kept after it was written, apart from its room and much longer (env TABULEIRO_RECORD_RETENTION)")
+	flag.DurationVar(&o.adjournAfter, "adjourn-after", envDuration("TABULEIRO_ADJOURN_AFTER", rooms.DefaultAdjournAfter), "how long every player of a playing game must be gone before the lobby shows it adjourned instead of among the live games (env TABULEIRO_ADJOURN_AFTER)")
 	flag.DurationVar(&o.abortAfter, "abort-after", envDuration("TABULEIRO_ABORT_AFTER", rooms.DefaultAbortAfter), "in a game with a clock, how long each side has for its first move, which its clock does not time, before the game is aborted with no result (env TABULEIRO_ABORT_AFTER)")
 	flag.DurationVar(&o.guestTTL, "guest-ttl", envDuration("TABULEIRO_GUEST_TTL", store.DefaultGuestTTL), "how long a guest identity is kept after its last hello or the last save of an unfinished game it plays; at least -idle-room-ttl (env TABULEIRO_GUEST_TTL)")
 	flag.DurationVar(&o.idleRoomTTL, "idle-room-ttl", envDuration("TABULEIRO_IDLE_ROOM_TTL", store.DefaultIdleRoomTTL), "how long an unfinished room (waiting, adjourned, or with no move) is kept in the store after its last change (env TABULEIRO_IDLE_ROOM_TTL)")
@@ -173,8 +175,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 || o.writeTimeout <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -record-retention, -abort-after, -guest-ttl, -idle-room-ttl and -write-timeout must be positive")
+	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.adjournAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 || o.writeTimeout <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -adjourn-after, -retention, -record-retention, -abort-after, -guest-ttl, -idle-room-ttl and -write-timeout must be positive")
 		os.Exit(2)
 	}
 	if o.guestTTL < o.idleRoomTTL {
@@ -271,7 +273,7 @@ func run(log *zap.Logger, o options) error {
 	}
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
-		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
+		AbortAfter: o.abortAfter, AdjournAfter: o.adjournAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxClassBotsPerPlayer: o.classBotsPerPlayer, MaxStreams: o.botStreams},
 		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
 		Accounts: server.AccountsConfig{HashWorkers: o.hashWorkers, HashQueue: o.hashQueue, SessionTTL: o.sessionTTL},

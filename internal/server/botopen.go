@@ -27,7 +27,7 @@ type MyBot struct {
 	Name string `json:"name"`
 	// Open: anyone may enter it in a tournament.
 	Open bool `json:"open"`
-	// Online: its event stream is open on this node.
+	// Online: its event stream is open (on any node).
 	Online bool `json:"online"`
 }
 

@@ -10,7 +10,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"runtime"
+	"strconv"
 	"time"
 
 	"go.uber.org/zap"
@@ -56,6 +58,10 @@ type Config struct {
 	// first move before the game is aborted (default 30 s; see
 	// rooms.Config).
 	AbortAfter time.Duration
+	// AdjournAfter is how long every player of a playing game must have
+	// been gone before the lobby shows it adjourned (default 30 s; see
+	// rooms.Config).
+	AdjournAfter time.Duration
 	// Chat bounds every room's chat (zero fields: rooms.DefaultChatLimits).
 	Chat rooms.ChatLimits
 	// MaxPlayerRooms is how many unfinished rooms one player may hold
@@ -256,7 +262,7 @@ func New(cfg Config) (*Server, error) {
 				}
 			}}
 		ncfg = &cluster.Config{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL,
-			Log: cfg.Log.Named("cluster")}
+			Log: cfg.Log.Named("cluster"), Bots: s.bots.onlineHere, OnBotEvent: s.bots.deliver}
 		ncfg.Matcher, _ = cfg.Store.(store.Matcher)
 		if lv, ok := c.Broker.(broker.Liveness); ok && c.LiveTTL >= 0 {
 			ncfg.Liveness = lv
@@ -264,7 +270,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
-		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
+		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, AdjournAfter: cfg.AdjournAfter, Now: cfg.Now, Chat: cfg.Chat,
 		MaxPlayerRooms: cfg.MaxPlayerRooms,
 		OnChange: func() {
 			if h != nil {
@@ -298,6 +304,7 @@ func New(cfg Config) (*Server, error) {
 			s.hasher.Close()
 			return nil, err
 		}
+		s.bots.nodes = node
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /ws", h)
@@ -442,8 +449,36 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"games": s.cfg.Catalog.Infos()})
 }
 
+// rooms answers GET /api/rooms?cursor=&limit=&game=&status=: a page of the
+// public unfinished rooms, newest first, and the cursor of the next.
 func (s *Server) rooms(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"rooms": s.Hub.RoomSummaries()})
+	q, perr := roomsQuery(r.URL.Query())
+	if _, known := s.cfg.Catalog.Game(q.Game); perr == nil && q.Game != "" && !known {
+		perr = protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", q.Game)
+	}
+	if perr != nil {
+		s.httpError(w, http.StatusBadRequest, perr)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+	defer cancel()
+	writeJSON(w, http.StatusOK, s.Hub.Rooms(ctx, q))
+}
+
+// roomsQuery reads the query of GET /api/rooms.
+func roomsQuery(v url.Values) (hub.Query, *protocol.Error) {
+	q := hub.Query{Limit: hub.DefaultRoomsLimit, Cursor: v.Get("cursor"), Game: v.Get("game"), Status: v.Get("status")}
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > hub.MaxRoomsLimit {
+			return q, protocol.Errorf(protocol.CodeBadRequest, `"limit" must be 1 to %d`, hub.MaxRoomsLimit)
+		}
+		q.Limit = n
+	}
+	if err := q.Check(); err != nil {
+		return q, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
+	}
+	return q, nil
 }
 
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {

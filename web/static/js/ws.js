@@ -129,6 +129,7 @@ export class Conn {
     if (m.type === 'player.renamed' && m.player) this.player = m.player;
     if (m.type === 'welcome') {
       this.player = m.player || null;
+      this.myRooms = m.rooms || []; // the ids of our unfinished rooms, as of this hello
       this.ready = true;
       this.everUp = true;
       this.attempt = 0;

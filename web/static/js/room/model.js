@@ -27,6 +27,8 @@
 //   resync          the connection came back: the next room.state is whole whatever its seq
 //   saved           what sessionStorage kept of this room ({seq, moves, positions}), used by the first state
 
+import { adjourned as adjournedGame } from '../presence.js';
+
 export const MAX_CHAT = 500;
 
 // init is the model of room before anything came.
@@ -315,6 +317,10 @@ export function players(m) {
   }
   return out;
 }
+
+// adjourned: to a visitor, a live game none of whose players is here
+// (presence.js; the lobby leaves it out of its live games).
+export const adjourned = (m) => live(m) && !isPlayer(m) && adjournedGame(m.st);
 
 // freeSeat: a seat someone may still take.
 export const freeSeat = (m) => !!m.st && m.st.status !== 'finished' && seatCount(m) > 1 &&
