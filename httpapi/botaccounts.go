@@ -12,22 +12,28 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // Bot accounts (docs/bots-api.md): a player registers a bot with its own
 // token (POST /api/bots) and gets the bot's id and secret token, shown this
-// once. A bot is a player whose id begins with store.BotIDPrefix; its
-// identity is saved like a guest's (store.Player, the token hashed), and
-// its owner's list of bots (store.Bots) bounds how many one player has.
+// once. A bot is a player whose id begins with players.BotIDPrefix; its
+// identity is saved like a guest's (players.Identity, the token hashed),
+// and its owner's list of bots (players.Bots) bounds how many one player
+// has. The owner is who the request says (a token, or the page's session
+// cookie: caller).
 
 // BotAPIConfig bounds the bot API. Zero values take the defaults.
 type BotAPIConfig struct {
 	// MaxBotsPerPlayer is how many bot accounts one player may register
 	// (default DefaultMaxBotsPerPlayer).
 	MaxBotsPerPlayer int
+	// MaxClassBotsPerPlayer is how many class bots (a teacher's bots for
+	// a class tournament, `"turma":true`, counted apart) one player may
+	// register (default DefaultMaxClassBotsPerPlayer).
+	MaxClassBotsPerPlayer int
 	// MaxStreams caps the bot API's streams open at once, event and game
 	// streams of every bot together (default DefaultMaxBotStreams); past
 	// it a stream is answered 503 (busy).
@@ -57,8 +63,12 @@ type BotAPIConfig struct {
 // Defaults of BotAPIConfig.
 const (
 	DefaultMaxBotsPerPlayer = 5
-	DefaultMaxBotStreams    = 1024
-	DefaultBotHeartbeat     = 10 * time.Second
+	// DefaultMaxClassBotsPerPlayer is room for a class of 60 and its
+	// projects' second strategies, and for the bots of a run whose tokens
+	// file was lost.
+	DefaultMaxClassBotsPerPlayer = 128
+	DefaultMaxBotStreams         = 1024
+	DefaultBotHeartbeat          = 10 * time.Second
 	// botBodyLimit bounds a bot API request body.
 	botBodyLimit = 4 << 10
 	// maxBuckets bounds the rate-limit buckets kept (one per bot that
@@ -69,6 +79,9 @@ const (
 func (c *BotAPIConfig) defaults(h hub.Config) {
 	if c.MaxBotsPerPlayer <= 0 {
 		c.MaxBotsPerPlayer = DefaultMaxBotsPerPlayer
+	}
+	if c.MaxClassBotsPerPlayer <= 0 {
+		c.MaxClassBotsPerPlayer = DefaultMaxClassBotsPerPlayer
 	}
 	if c.MaxStreams <= 0 {
 		c.MaxStreams = DefaultMaxBotStreams
@@ -118,6 +131,10 @@ func (s *Server) routeBots(mux *http.ServeMux) {
 // RegisterBotRequest is the body of POST /api/bots.
 type RegisterBotRequest struct {
 	Name string `json:"name"`
+	// Turma registers a class's bot (docs/bots-api.md, "Your project as a
+	// bot"): counted apart from the player's own bots, against
+	// MaxClassBotsPerPlayer.
+	Turma bool `json:"turma,omitempty"`
 }
 
 // RegisterBotResponse answers POST /api/bots: the bot's player id and its
@@ -130,42 +147,42 @@ type RegisterBotResponse struct {
 
 // registerBot answers POST /api/bots.
 func (s *Server) registerBot(w http.ResponseWriter, r *http.Request) {
-	owner, ok := s.bearer(w, r)
+	owner, ok := s.caller(w, r)
 	if !ok {
 		return
 	}
-	if store.IsBotID(owner.ID) {
+	if players.IsBotID(owner.ID) {
 		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "a bot cannot register bots: use your own player token"))
-		return
-	}
-	bots, ok := s.cfg.Store.(store.Bots)
-	if !ok {
-		s.httpError(w, http.StatusNotImplemented, protocol.Errorf(protocol.CodeInternal, "this server's store keeps no bot accounts"))
 		return
 	}
 	var req RegisterBotRequest
 	if !s.decodeBody(w, r, botBodyLimit, &req) {
 		return
 	}
-	name := hub.CleanName(req.Name)
-	if strings.TrimSpace(name) == "" {
+	name := players.CleanName(req.Name)
+	if name == "" {
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, `missing field "name"`))
 		return
 	}
-	token, hash := hub.NewToken()
-	bot := store.Player{ID: store.BotID(hash), Name: name, TokenHash: hash}
+	token, hash := players.NewToken()
+	bot := players.Identity{ID: players.BotID(hash), Name: name, TokenHash: hash}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
 	// The list first, so that a refused bot leaves nothing behind; an
 	// identity whose save fails after leaves a dead entry in the list,
-	// which expires with it.
-	err := bots.AddBot(ctx, owner.ID, store.Bot{ID: bot.ID, Name: name}, s.cfg.BotAPI.MaxBotsPerPlayer)
-	if errors.Is(err, store.ErrTooManyBots) {
-		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "you have %d bots already, the most one player may have", s.cfg.BotAPI.MaxBotsPerPlayer))
+	// which expires with it. An account's bots last as it does.
+	lasting := owner.Account()
+	max, kind := s.cfg.BotAPI.MaxBotsPerPlayer, "bots"
+	if req.Turma {
+		max, kind = s.cfg.BotAPI.MaxClassBotsPerPlayer, "class bots"
+	}
+	err := s.cfg.Store.AddBot(ctx, owner.ID, players.Bot{ID: bot.ID, Name: name, Turma: req.Turma}, max, lasting)
+	if errors.Is(err, players.ErrTooManyBots) {
+		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "you have %d %s already, the most one player may have", max, kind))
 		return
 	}
 	if err == nil {
-		err = s.cfg.Store.SavePlayer(ctx, bot)
+		err = s.cfg.Store.SavePlayer(ctx, bot, lasting)
 	}
 	if err != nil {
 		s.log.Error("register bot", zap.String("owner", owner.ID), zap.Error(err))
@@ -196,7 +213,7 @@ type ChallengeRequest struct {
 // caller in one seat and the online bot in the other; the caller then
 // joins it (room.join) as it would any room of its own.
 func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.bearer(w, r)
+	p, ok := s.caller(w, r)
 	if !ok {
 		return
 	}
@@ -248,9 +265,9 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, perr)
 		return
 	}
-	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]rooms.Seat, 2), For: p.ID}
-	spec.Seats[seat] = rooms.Seat{PlayerID: p.ID, Name: p.Name}
-	spec.Seats[1-seat] = rooms.Seat{PlayerID: botID, Name: name}
+	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]players.Player, 2), For: p.ID}
+	spec.Seats[seat] = p.Public()
+	spec.Seats[1-seat] = players.Of(botID, name)
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
 	// Create applies the cap on the unfinished rooms of the challenger and
@@ -278,5 +295,5 @@ func (s *Server) botAccount(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, protocol.PlayerInfo{ID: p.ID, Name: p.Name})
+	writeJSON(w, http.StatusOK, p.Public())
 }

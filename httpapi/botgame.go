@@ -11,16 +11,16 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // streamMember is a game stream in its room: rooms.Member with a bounded
 // queue of frames for the request's goroutine to write.
 type streamMember struct {
 	id   uint64
-	p    store.Player
+	p    players.Identity
 	max  int
 	wake chan struct{} // capacity 1
 
@@ -34,7 +34,7 @@ type streamMember struct {
 // counts up from 1), so that a room never takes one for the other.
 var streamIDs atomic.Uint64
 
-func newStreamMember(p store.Player, maxBytes int) *streamMember {
+func newStreamMember(p players.Identity, maxBytes int) *streamMember {
 	return &streamMember{id: 1<<63 | streamIDs.Add(1), p: p, max: maxBytes, wake: make(chan struct{}, 1)}
 }
 
@@ -97,15 +97,16 @@ type frameHead struct {
 	Status string `json:"status"`
 }
 
-// lookupRoom finds the request's room, or answers the error.
-func (s *Server) lookupRoom(w http.ResponseWriter, r *http.Request) (*rooms.Room, bool) {
+// lookupRoom finds the request's room, or answers the error: the room when
+// it runs here, else (several nodes) the node that serves it.
+func (s *Server) lookupRoom(w http.ResponseWriter, r *http.Request) (room *rooms.Room, owner string, ok bool) {
 	id := r.PathValue("room")
 	if id == "" || len(id) > maxRoomID {
 		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeUnknownRoom, "no room %q", id))
-		return nil, false
+		return nil, "", false
 	}
 	if room, ok := s.Rooms.Running(id); ok {
-		return room, true
+		return room, "", true
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
@@ -114,21 +115,17 @@ func (s *Server) lookupRoom(w http.ResponseWriter, r *http.Request) (*rooms.Room
 	switch {
 	case errors.Is(err, rooms.ErrUnknownRoom):
 		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeUnknownRoom, "no room %q", id))
-		return nil, false
-	case errors.As(err, &elsewhere):
-		// Several nodes: the bot API serves the rooms of the node it
-		// reaches; a bot behind a balancer uses the WebSocket protocol,
-		// which forwards.
-		w.Header().Set("Retry-After", "2")
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "room %s runs on another node; use the WebSocket protocol", id))
-		return nil, false
+		return nil, "", false
+	case errors.As(err, &elsewhere) && s.bots.nodes != nil:
+		// Several nodes behind a balancer: the room's node runs it.
+		return nil, elsewhere.Node, true
 	case err != nil:
 		s.log.Warn("room lookup", zap.String("room", id), zap.Error(err))
 		w.Header().Set("Retry-After", "2")
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", id))
-		return nil, false
+		return nil, "", false
 	}
-	return room, true
+	return room, "", true
 }
 
 // botGameStream answers GET /api/bot/game/{room}/stream: the room's
@@ -141,7 +138,7 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	room, ok := s.lookupRoom(w, r)
+	room, owner, ok := s.lookupRoom(w, r)
 	if !ok {
 		return
 	}
@@ -154,12 +151,29 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 	m := newStreamMember(p, s.cfg.BotAPI.QueueBytes)
 	// A seated player joins its own seat whatever it asks for; anyone
 	// else watches.
-	if !room.Join(m, rooms.RoleSpectator, nil) {
-		w.Header().Set("Retry-After", "1")
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
-		return
+	var stopped <-chan struct{} // the room's Done when it runs here
+	if owner == "" {
+		if !room.Join(m, rooms.RoleSpectator, nil) {
+			w.Header().Set("Retry-After", "1")
+			s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
+			return
+		}
+		defer room.Gone(m)
+		stopped = room.Done()
+	} else {
+		// Served by another node: the stream joins through the hub's
+		// router as a WebSocket would, and is joined again wherever the
+		// room moves until it ends (Detach).
+		a := s.Hub.Attach(m)
+		defer a.Detach()
+		ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+		perr := a.Route(ctx, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: r.PathValue("room"), As: rooms.RoleSpectator})
+		cancel()
+		if perr != nil {
+			s.unreached(w, perr)
+			return
+		}
 	}
-	defer room.Gone(m)
 	rc := ndjson(w)
 	t := time.NewTicker(s.cfg.BotAPI.Heartbeat)
 	defer t.Stop()
@@ -169,7 +183,7 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-s.bots.quit:
 			return
-		case <-room.Done():
+		case <-stopped:
 			// Adjourned or stopped: what was queued still goes.
 			frames, _ := m.take()
 			s.writeStates(w, rc, frames)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -9,10 +10,11 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // The bot API's streams and commands over plain HTTP (docs/bots-api.md), in
@@ -31,6 +33,9 @@ import (
 type botHub struct {
 	cfg BotAPIConfig
 	log *zap.Logger
+	// nodes reaches the other nodes (cluster.Node; nil on a single node).
+	// Set once, before the server serves.
+	nodes otherNodes
 
 	// quit is closed when the server shuts down: every stream ends, so
 	// that http.Server.Shutdown, which waits for them, does not.
@@ -77,25 +82,36 @@ func newBotHub(cfg BotAPIConfig, log *zap.Logger) *botHub {
 func (b *botHub) shutdown() { b.quitOnce.Do(func() { close(b.quit) }) }
 
 // BotInfo is one online bot in GET /api/bots.
-type BotInfo struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// Games is how many game streams the bot has open.
-	Games int `json:"games"`
-	// Open: its owner opened it to tournaments (botopen.go).
-	Open bool `json:"open,omitempty"`
+type BotInfo = protocol.BotInfo
+
+// otherNodes is what the bot API needs of the other nodes behind the same
+// balancer (cluster.Node): the bots online there, this node's bots told to
+// them, the events of bots whose streams they hold, and the commands of the
+// rooms they serve.
+type otherNodes interface {
+	BotsElsewhere() []protocol.BotInfo
+	BotsChanged()
+	BotEvent(bots []string, line []byte)
+	RunAt(ctx context.Context, owner, player, name string, m *protocol.ClientMessage, attempt int) (*protocol.ErrorMessage, hub.Delivery)
 }
 
-// online lists the bots with an event stream open, by name.
+// online lists the bots with an event stream open, here or on another
+// node, by name.
 func (b *botHub) online() []BotInfo {
-	b.mu.Lock()
-	out := make([]BotInfo, 0, len(b.bots))
-	for id, o := range b.bots {
-		if len(o.events) > 0 {
-			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games, Open: o.open})
+	out := b.onlineHere()
+	if b.nodes != nil {
+		have := make(map[string]int, len(out))
+		for i, o := range out {
+			have[o.ID] = i
+		}
+		for _, o := range b.nodes.BotsElsewhere() {
+			if i, ok := have[o.ID]; ok {
+				out[i].Games += o.Games
+			} else {
+				out = append(out, o)
+			}
 		}
 	}
-	b.mu.Unlock()
 	slices.SortFunc(out, func(x, y BotInfo) int {
 		if c := strings.Compare(x.Name, y.Name); c != 0 {
 			return c
@@ -105,34 +121,71 @@ func (b *botHub) online() []BotInfo {
 	return out
 }
 
-// name returns the name of a bot that is online.
-func (b *botHub) name(id string) (string, bool) {
+// onlineHere lists the bots with an event stream open on this node (the
+// heartbeat tells the other nodes of them).
+func (b *botHub) onlineHere() []BotInfo {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	o := b.bots[id]
-	if o == nil || len(o.events) == 0 {
-		return "", false
+	out := make([]BotInfo, 0, len(b.bots))
+	for id, o := range b.bots {
+		if len(o.events) > 0 {
+			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games, Open: o.open})
+		}
 	}
-	return o.name, true
+	return out
+}
+
+// name returns the name of a bot that is online, here or on another node.
+func (b *botHub) name(id string) (string, bool) {
+	b.mu.Lock()
+	o := b.bots[id]
+	here := o != nil && len(o.events) > 0
+	name := ""
+	if here {
+		name = o.name
+	}
+	b.mu.Unlock()
+	if here || b.nodes == nil {
+		return name, here
+	}
+	for _, o := range b.nodes.BotsElsewhere() {
+		if o.ID == id {
+			return o.Name, true
+		}
+	}
+	return "", false
+}
+
+// changed tells the other nodes at once that a bot came online here or
+// left (was is whether it had an event stream before).
+func (b *botHub) changed(was, is bool) {
+	if was != is && b.nodes != nil {
+		b.nodes.BotsChanged()
+	}
 }
 
 // setOpen records the bot's setting "open to tournaments" while it is
-// online.
+// online (and tells the other nodes at once).
 func (b *botHub) setOpen(id string, open bool) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if o := b.bots[id]; o != nil {
+	o := b.bots[id]
+	changed := o != nil && o.open != open && len(o.events) > 0
+	if o != nil {
 		o.open = open
+	}
+	b.mu.Unlock()
+	if changed && b.nodes != nil {
+		b.nodes.BotsChanged()
 	}
 }
 
 // openEvents registers an event stream of the bot, closing its oldest past
 // EventStreamsPerBot; nil when MaxStreams are open. open is the bot's
 // setting as the store has it.
-func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
+func (b *botHub) openEvents(p players.Identity, open bool) *eventSub {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.streams >= b.cfg.MaxStreams {
+		b.mu.Unlock()
 		return nil
 	}
 	o := b.bots[p.ID]
@@ -140,6 +193,9 @@ func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
 		o = &botOnline{}
 		b.bots[p.ID] = o
 	}
+	was := len(o.events) > 0
+	defer b.changed(was, true)
+	defer b.mu.Unlock()
 	o.name, o.open = p.Name, open
 	e := &eventSub{lines: make(chan []byte, eventQueue), kicked: make(chan struct{})}
 	o.events = append(o.events, e)
@@ -155,19 +211,23 @@ func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
 // closeEvents forgets an event stream.
 func (b *botHub) closeEvents(id string, e *eventSub) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	was, is := false, false
 	if o := b.bots[id]; o != nil {
+		was = len(o.events) > 0
 		if i := slices.Index(o.events, e); i >= 0 {
 			o.events = slices.Delete(o.events, i, i+1)
 			b.streams--
 		}
+		is = len(o.events) > 0
 		b.forgetIdle(id, o)
 	}
+	b.mu.Unlock()
+	b.changed(was, is)
 }
 
 // openGame counts a game stream of the bot; it answers the refusal's
 // status and error when a cap is reached.
-func (b *botHub) openGame(p store.Player) (int, *protocol.Error) {
+func (b *botHub) openGame(p players.Identity) (int, *protocol.Error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.streams >= b.cfg.MaxStreams {
@@ -202,27 +262,58 @@ func (b *botHub) forgetIdle(id string, o *botOnline) {
 	}
 }
 
+// kickEvents closes the event streams of the bot (its account closed).
+func (b *botHub) kickEvents(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o := b.bots[id]; o != nil {
+		for _, e := range o.events {
+			e.kick()
+		}
+	}
+}
+
 // onGame is the rooms' OnGame hook: it queues the event on the event
-// streams of every bot seated in the room. It never blocks: a stream whose
-// queue is full is closed (the bot reconnects and is told its games again).
+// streams of every bot seated in the room, here and, through the other
+// nodes (BotEvent), wherever the bot's stream is. It never blocks: a
+// stream whose queue is full is closed (the bot reconnects and is told its
+// games again).
 func (b *botHub) onGame(ev rooms.GameEvent) {
+	if ev.Again {
+		return // the bot heard of it, or hears of its games when it connects
+	}
 	typ := "gameStart"
 	if ev.Status == rooms.StatusFinished {
 		typ = "gameFinish"
 	}
-	var line []byte
+	var bots []string
+	for _, p := range ev.Players {
+		if p.BotAccount {
+			bots = append(bots, p.ID)
+		}
+	}
+	if len(bots) == 0 {
+		return
+	}
+	line, _ := json.Marshal(BotEvent{Type: typ, Room: ev.Room, Game: ev.Game, Variant: ev.Variant})
+	b.deliver(bots, line)
+	if b.nodes != nil {
+		b.nodes.BotEvent(bots, line)
+	}
+}
+
+// deliver queues line on the event streams this node holds of bots; it is
+// also the cluster's OnBotEvent, for the events of rooms on other nodes.
+func (b *botHub) deliver(bots []string, line []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, id := range ev.Players {
-		if !store.IsBotID(id) {
+	for _, id := range bots {
+		if !players.IsBotID(id) {
 			continue
 		}
 		o := b.bots[id]
 		if o == nil {
 			continue
-		}
-		if line == nil {
-			line, _ = json.Marshal(BotEvent{Type: typ, Room: ev.Room, Game: ev.Game, Variant: ev.Variant})
 		}
 		for _, e := range o.events {
 			select {

@@ -1,9 +1,10 @@
 // Package httpapi is the service's HTTP API (docs/protocol.md, "HTTP";
 // docs/bots-api.md; docs/records.md): the catalog and the live rooms, the
 // stateless bot move, the game records and their analyses, a player's
-// games, the bot accounts and their streams and commands, the tournaments,
-// and the health checks. internal/server makes the services it answers
-// about (the rooms, the hub, the bot pool, the tournaments) and routes it
+// games, guests, accounts and sessions, the bot accounts and their streams
+// and commands, the tournaments, and the health checks. internal/server
+// makes the services it answers about (the players' directory, the rooms,
+// the hub, the bot pool, the tournaments, the other nodes) and routes it
 // beside the WebSocket endpoint; the integration tests drive it through
 // that server.
 package httpapi
@@ -23,6 +24,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -34,6 +36,9 @@ import (
 type Config struct {
 	Catalog *engine.Catalog
 	Store   store.Store
+	// Players makes, finds and signs in players (guests, accounts,
+	// sessions, bots).
+	Players *players.Directory
 	Rooms   *rooms.Manager
 	// Hub lists the live rooms (GET /api/rooms).
 	Hub  *hub.Hub
@@ -44,6 +49,9 @@ type Config struct {
 	Log      *zap.Logger
 	// Resolver names the client of a request (a trusted proxy's header).
 	Resolver *netlimit.Resolver
+	// Origins are the pages' origins allowed besides the same one (the
+	// cookie's requests that change something, as for /ws).
+	Origins []string
 	// BotTimeout bounds one bot turn (POST /api/bot/move waits for
 	// botAPIWait of them).
 	BotTimeout time.Duration
@@ -57,7 +65,7 @@ type Config struct {
 	MaxPositionsBytes int
 	// BotAPI bounds the bot accounts' API (botaccounts.go); its zero
 	// limits take the WebSocket's (the rate of commands, the queue of a
-	// stream) from WebSocket.
+	// stream) from WebSocket, whose NewGuests also bounds POST /api/guest.
 	BotAPI    BotAPIConfig
 	WebSocket hub.Config
 }
@@ -81,6 +89,7 @@ type Server struct {
 	// client's bot requests in flight.
 	resolver   *netlimit.Resolver
 	botClients *netlimit.Counter
+	players    *players.Directory
 	replays    chan struct{} // a slot per replay running (records.go)
 	bots       *botHub       // the bot accounts online (bothub.go)
 	analyses   analyses      // the games being analysed (analysis.go)
@@ -102,7 +111,7 @@ func New(cfg Config) *Server {
 	}
 	cfg.BotAPI.defaults(cfg.WebSocket)
 	return &Server{cfg: cfg, log: cfg.Log, Metrics: cfg.Metrics, Pool: cfg.Pool, Rooms: cfg.Rooms, Hub: cfg.Hub,
-		Torneios: cfg.Torneios, resolver: cfg.Resolver, botClients: netlimit.NewCounter(cfg.BotAPIPerClient),
+		Torneios: cfg.Torneios, resolver: cfg.Resolver, botClients: netlimit.NewCounter(cfg.BotAPIPerClient), players: cfg.Players,
 		replays: make(chan struct{}, cfg.Replays), bots: newBotHub(cfg.BotAPI, cfg.Log.Named("botapi"))}
 }
 
@@ -113,6 +122,7 @@ func (s *Server) Route(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
 	s.routeRecords(mux)
 	s.routeBots(mux)
+	s.routeAccounts(mux)
 	if s.Torneios != nil {
 		s.routeTorneios(mux)
 	}
@@ -123,6 +133,23 @@ func (s *Server) Route(mux *http.ServeMux) {
 // OnGame is the rooms' OnGame hook (rooms.Config.OnGame): the bots' event
 // streams hear of their games from it (bothub.go).
 func (s *Server) OnGame(ev rooms.GameEvent) { s.bots.onGame(ev) }
+
+// BotsHere lists the bots with an event stream open on this node, for the
+// other nodes' lists (cluster.Config.Bots).
+func (s *Server) BotsHere() []protocol.BotInfo { return s.bots.onlineHere() }
+
+// DeliverBotEvent queues an event line another node sent on the event
+// streams here of bots (cluster.Config.OnBotEvent).
+func (s *Server) DeliverBotEvent(bots []string, line []byte) { s.bots.deliver(bots, line) }
+
+// Nodes is what the bot API asks of the other nodes (cluster.Node): their
+// bots online, the events of bots whose streams are there, the commands of
+// bots whose rooms are there.
+type Nodes = otherNodes
+
+// ReachNodes gives the API the other nodes, once, before it serves (a
+// single node has none).
+func (s *Server) ReachNodes(n Nodes) { s.bots.nodes = n }
 
 // EndStreams ends the bot API's streams, now and from now on: they never
 // end by themselves, and http.Server.Shutdown waits for the requests

@@ -37,7 +37,7 @@ var handlers = map[string]handler{
 		return r.Join(c, m.As, m.ID)
 	}},
 	protocol.TypeRoomMove: {post: func(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
-		return r.Move(c, m.Move, m.ID)
+		return r.MoveInfo(c, m.Move, m.Info, m.ID)
 	}},
 	protocol.TypeRoomChat: {post: func(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 		return r.Chat(c, *m.Text, m.ID)
@@ -62,6 +62,10 @@ var handlers = map[string]handler{
 	protocol.TypeRoomTakebackAsk:     {post: command((*rooms.Room).AskTakeback)},
 	protocol.TypeRoomTakebackAccept:  {post: command((*rooms.Room).AcceptTakeback)},
 	protocol.TypeRoomTakebackDecline: {post: command((*rooms.Room).DeclineTakeback)},
+	protocol.TypeRoomScoreToggle: {post: func(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
+		return r.ToggleScore(c, m.Point, m.ID)
+	}},
+	protocol.TypeRoomScoreAccept: {post: command((*rooms.Room).AcceptScore)},
 }
 
 // command is the post of a room message that carries nothing but its
@@ -80,10 +84,7 @@ func Post(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 }
 
 func (h *Hub) lobbyWatch(c *conn, m *protocol.ClientMessage) *protocol.Error {
-	h.mu.Lock()
-	h.watchers[c] = struct{}{}
-	h.mu.Unlock()
-	c.Send(protocol.MustEncode(h.lobby(m.ID)))
+	h.watch(c, m.ID)
 	return nil
 }
 

@@ -35,6 +35,8 @@ var decodeCases = []struct {
 	fast bool // read without encoding/json
 }{
 	{"move", `{"type":"room.move","room":"r1","move":"D4","id":7}`, true},
+	{"a bot's move with its info", `{"type":"room.move","room":"r1","move":"D4","info":"12 ms"}`, true},
+	{"info with an escape", `{"type":"room.move","room":"r1","move":"D4","info":"a\u00e9"}`, false},
 	{"move with white space and a string id", " {\n\t\"id\" : \"a-1\" , \"type\":\"room.move\",\"room\":\"r1\",\"move\":\"pass\" }\r\n", true},
 	{"join", `{"type":"room.join","room":"abc","as":"spectator"}`, true},
 	{"hello with a name", `{"type":"hello","name":"Ana","token":"t0k"}`, true},
@@ -59,6 +61,12 @@ var decodeCases = []struct {
 	{"empty", ``, false},
 	{"wrong type", `{"move":5}`, false},
 	{"cut short", `{"type":"room.mo`, false},
+	{"score toggle", `{"type":"room.score.toggle","room":"r1","point":"B5","id":3}`, true},
+	{"score accept", `{"type":"room.score.accept","room":"r1"}`, true},
+	{"score toggle, point not a string", `{"type":"room.score.toggle","room":"r1","point":5}`, false},
+	{"create with go options", `{"type":"room.create","game":"go","variant":"9","opponent":"human","komi":6.5,"handicap":4,"removal":true}`, false},
+	{"create with a komi string", `{"type":"room.create","komi":"6.5"}`, false},
+	{"create with removal not a bool", `{"type":"room.create","removal":1}`, false},
 }
 
 func TestDecodeClientMessage(t *testing.T) {

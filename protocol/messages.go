@@ -3,6 +3,8 @@ package protocol
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // The client messages: each type is declared here once, with what the
@@ -44,6 +46,11 @@ const (
 	TypeRoomTakebackAsk     = "room.takeback.ask"
 	TypeRoomTakebackAccept  = "room.takeback.accept"
 	TypeRoomTakebackDecline = "room.takeback.decline"
+	// The stone-removal phase of go (additions, docs/protocol.md "Komi,
+	// handicap and stone removal"): toggle a group dead or alive, accept
+	// the marking.
+	TypeRoomScoreToggle = "room.score.toggle"
+	TypeRoomScoreAccept = "room.score.accept"
 	// TypePlayerRename (an addition) changes the sender's name; it is
 	// answered by TypePlayerRenamed.
 	TypePlayerRename = "player.rename"
@@ -95,6 +102,7 @@ var (
 	FieldText    = Field{"text", func(m *ClientMessage) bool { return m.Text != nil }}
 	FieldPlayer  = Field{"player", func(m *ClientMessage) bool { return m.Player != "" }}
 	FieldOn      = Field{"on", func(m *ClientMessage) bool { return m.On != nil }}
+	FieldPoint   = Field{"point", func(m *ClientMessage) bool { return m.Point != "" }}
 )
 
 // Messages is every client message type the server takes, and what each
@@ -125,6 +133,8 @@ var Messages = []MessageSpec{
 	{Type: TypeRoomTakebackAsk, Room: true},
 	{Type: TypeRoomTakebackAccept, Room: true},
 	{Type: TypeRoomTakebackDecline, Room: true},
+	{Type: TypeRoomScoreToggle, Room: true, Required: []Field{FieldPoint}},
+	{Type: TypeRoomScoreAccept, Room: true},
 }
 
 var messageSpecs = func() map[string]*MessageSpec {
@@ -205,14 +215,25 @@ type ClientMessage struct {
 	Private  bool            `json:"private,omitempty"`
 	Watch    bool            `json:"watch,omitempty"`
 	Clock    json.RawMessage `json:"clock,omitempty"`
+	// Komi, Handicap and Removal are room.create's rule options (go;
+	// additions): see ParseOptions.
+	Komi     json.RawMessage `json:"komi,omitempty"`
+	Handicap json.RawMessage `json:"handicap,omitempty"`
+	Removal  bool            `json:"removal,omitempty"`
 	Room     string          `json:"room,omitempty"`
 	As       string          `json:"as,omitempty"`
 	Move     string          `json:"move,omitempty"`
-	Text     *string         `json:"text,omitempty"`
+	// Info is a bot account's note on its room.move (an addition: its
+	// depth, its evaluation, ...), kept in the game's record.
+	Info string  `json:"info,omitempty"`
+	Text *string `json:"text,omitempty"`
 	// Player names the person room.chat.mute and room.chat.unmute are
 	// about; On is room.chat.spectators' switch (additions).
 	Player string `json:"player,omitempty"`
 	On     *bool  `json:"on,omitempty"`
+	// Point is the stone whose group room.score.toggle marks (an
+	// addition).
+	Point string `json:"point,omitempty"`
 	// Features are the optional behaviours a client asks for in hello
 	// (an addition): FeaturePatch.
 	Features []string `json:"features,omitempty"`
@@ -223,5 +244,5 @@ type ClientMessage struct {
 type PlayerRenamed struct {
 	Type   string          `json:"type"`
 	ID     json.RawMessage `json:"id,omitempty"`
-	Player PlayerInfo      `json:"player"`
+	Player players.Player  `json:"player"`
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // The compact encoding (docs/records.md, "Encoding"): the magic "TR", a
@@ -42,7 +44,11 @@ const (
 	flagEnded
 	flagPrivate
 	flagWatch
-	flagKnown = 1<<iota - 1
+	flagOptions
+	flagDead
+	flagInfo   // every move carries its info string
+	flagFaults // the faults follow the chat
+	flagKnown  = 1<<iota - 1
 )
 
 // ErrCorrupt is wrapped by Decode's errors.
@@ -62,7 +68,9 @@ func Encode(r *Record) ([]byte, error) {
 		on  bool
 		bit uint64
 	}{{len(r.Setup) > 0, flagSetup}, {r.Clock != nil, flagClock}, {r.Result != nil, flagResult},
-		{!r.Started.IsZero(), flagStarted}, {!r.Ended.IsZero(), flagEnded}, {r.Private, flagPrivate}, {r.Watch, flagWatch}} {
+		{!r.Started.IsZero(), flagStarted}, {!r.Ended.IsZero(), flagEnded}, {r.Private, flagPrivate}, {r.Watch, flagWatch},
+		{!r.Options().IsZero(), flagOptions}, {len(r.Dead) > 0, flagDead},
+		{r.movesHaveInfo(), flagInfo}, {len(r.Faults) > 0, flagFaults}} {
 		if f.on {
 			flags |= f.bit
 		}
@@ -91,6 +99,21 @@ func Encode(r *Record) ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(res.Winner+1))
 		b = appendString(b, res.Reason)
 	}
+	if flags&flagOptions != 0 {
+		removal := uint64(0)
+		if r.Removal {
+			removal = 1
+		}
+		b = binary.AppendUvarint(b, removal)
+		b = binary.AppendVarint(b, int64(2*r.Komi))
+		b = binary.AppendUvarint(b, uint64(r.Handicap))
+	}
+	if flags&flagDead != 0 {
+		b = binary.AppendUvarint(b, uint64(len(r.Dead)))
+		for _, p := range r.Dead {
+			b = appendMoveText(b, r.Game, r.Variant, p)
+		}
+	}
 	b = binary.AppendUvarint(b, seats)
 	for _, p := range r.Players {
 		b = appendString(b, p.ID)
@@ -106,6 +129,9 @@ func Encode(r *Record) ([]byte, error) {
 			b = appendString(b, m.Move)
 		}
 		b = binary.AppendUvarint(b, uint64(m.Ms))
+		if flags&flagInfo != 0 {
+			b = appendString(b, m.Info)
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(r.Chat)))
 	for _, c := range r.Chat {
@@ -114,7 +140,28 @@ func Encode(r *Record) ([]byte, error) {
 		b = appendString(b, c.Text)
 		b = binary.AppendVarint(b, c.At.UnixMilli()-created)
 	}
+	if flags&flagFaults != 0 {
+		b = binary.AppendUvarint(b, uint64(len(r.Faults)))
+		for _, f := range r.Faults {
+			b = binary.AppendUvarint(b, uint64(f.Ply))
+			b = binary.AppendUvarint(b, uint64(f.Seat))
+			for _, s := range []string{f.Move, f.Code, f.Message, f.Info} {
+				b = appendString(b, s)
+			}
+			b = binary.AppendUvarint(b, uint64(f.Ms))
+		}
+	}
 	return b, nil
+}
+
+// movesHaveInfo reports whether a move of r carries an info.
+func (r *Record) movesHaveInfo() bool {
+	for _, m := range r.Moves {
+		if m.Info != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate reports what makes r impossible to encode: text that is not
@@ -144,7 +191,20 @@ func (r *Record) Validate() error {
 		case m.Ms < 0:
 			return fmt.Errorf("move %d: %d ms", i+1, m.Ms)
 		}
-		texts = append(texts, m.Move)
+		texts = append(texts, m.Move, m.Info)
+	}
+	for i, f := range r.Faults {
+		switch {
+		case f.Seat < 0 || f.Seat >= len(r.Players):
+			return fmt.Errorf("fault %d: seat %d of %d", i+1, f.Seat, len(r.Players))
+		case f.Ply < 0 || f.Ply > len(r.Moves):
+			return fmt.Errorf("fault %d: ply %d of %d moves", i+1, f.Ply, len(r.Moves))
+		case f.Ms < 0:
+			return fmt.Errorf("fault %d: %d ms", i+1, f.Ms)
+		case f.Code == "":
+			return fmt.Errorf("fault %d: no code", i+1)
+		}
+		texts = append(texts, f.Move, f.Code, f.Message, f.Info)
 	}
 	for i, c := range r.Chat {
 		if c.Seat < -1 || c.Seat >= len(r.Players) {
@@ -160,10 +220,37 @@ func (r *Record) Validate() error {
 	if len(r.Setup) > 0 && !json.Valid(r.Setup) {
 		return errors.New("setup is not JSON")
 	}
+	if k := 2 * r.Komi; r.Komi != 0 && (k != math.Trunc(k) || int64(k)%2 == 0 || math.Abs(r.Komi) > maxKomi) {
+		return fmt.Errorf("komi %v: want 0 (the seed's rule) or a half-integer", r.Komi)
+	}
+	if r.Handicap < 0 || r.Handicap > maxHandicap {
+		return fmt.Errorf("handicap %d", r.Handicap)
+	}
+	for i, p := range r.Dead {
+		if p == "" || len(p) > MaxMoveLen || !utf8.ValidString(p) {
+			return fmt.Errorf("dead stone %d: %q", i+1, p)
+		}
+	}
 	if c := r.Clock; c != nil && (c.Base < 0 || c.Increment < 0) {
 		return fmt.Errorf("clock %v+%v", c.Base, c.Increment)
 	}
 	return nil
+}
+
+// Bounds of the rule options a record holds: far above any game's.
+const (
+	maxKomi     = 1 << 20
+	maxHandicap = 1 << 10
+)
+
+// appendMoveText appends a move or a point of game as the moves are: its
+// codec's number plus one, or 0 and the text.
+func appendMoveText(b []byte, game, variant, move string) []byte {
+	if v, ok := codeOf(game, variant, move); ok {
+		return binary.AppendUvarint(b, v+1)
+	}
+	b = binary.AppendUvarint(b, 0)
+	return appendString(b, move)
 }
 
 // Decode reads a record written by Encode. Anything else is refused with an
@@ -215,10 +302,39 @@ func decode(data []byte) (*Record, error) {
 	if flags&flagResult != 0 {
 		r.Result = &Result{Winner: int(d.small(MaxSeats+1)) - 1, Reason: d.string()}
 	}
+	if flags&flagOptions != 0 {
+		r.Removal = d.small(1) == 1
+		r.Komi = float64(d.varint()) / 2
+		r.Handicap = d.small(maxHandicap)
+		if r.Options().IsZero() {
+			d.fail("options flagged but none set")
+		}
+	}
+	if flags&flagDead != 0 {
+		n := d.count(1)
+		if n == 0 {
+			d.fail("dead stones flagged but none listed")
+		}
+		for range n {
+			if d.err != nil {
+				break
+			}
+			code := d.uvarint()
+			if code == 0 {
+				r.Dead = append(r.Dead, d.string())
+			} else if p, ok := moveOf(r.Game, r.Variant, code-1); ok {
+				r.Dead = append(r.Dead, p)
+			} else {
+				d.fail("dead stone number " + strconv.FormatUint(code-1, 10) + " of " + r.Game)
+			}
+		}
+	}
 	r.Private, r.Watch = flags&flagPrivate != 0, flags&flagWatch != 0
 	seats := d.small(MaxSeats)
 	for range seats {
-		r.Players = append(r.Players, Player{ID: d.string(), Name: d.string(), Bot: d.string()})
+		p := players.Of(d.string(), d.string())
+		p.Bot = d.string()
+		r.Players = append(r.Players, p)
 	}
 	n := d.count(2) // a token and the milliseconds
 	if n > 0 && seats == 0 {
@@ -241,6 +357,9 @@ func decode(data []byte) (*Record, error) {
 			d.fail("move number " + strconv.FormatUint(code-1, 10) + " of " + r.Game)
 		}
 		m.Ms = d.int63()
+		if flags&flagInfo != 0 {
+			m.Info = d.string()
+		}
 		r.Moves = append(r.Moves, m)
 	}
 	n = d.count(4) // four fields
@@ -254,6 +373,25 @@ func decode(data []byte) (*Record, error) {
 		c := ChatLine{From: d.string(), Seat: int(d.small(MaxSeats+1)) - 1, Text: d.string()}
 		c.At = d.time(created, d.varint())
 		r.Chat = append(r.Chat, c)
+	}
+	if flags&flagFaults != 0 {
+		n = d.count(7) // seven fields
+		if n == 0 {
+			d.fail("no faults")
+		}
+		r.Faults = make([]Fault, 0, n)
+		for range n {
+			if d.err != nil {
+				break
+			}
+			f := Fault{Ply: int(d.small(math.MaxInt32)), Seat: int(d.small(MaxSeats - 1))}
+			f.Move, f.Code, f.Message, f.Info = d.string(), d.string(), d.string(), d.string()
+			f.Ms = d.int63()
+			r.Faults = append(r.Faults, f)
+		}
+	}
+	if flags&flagInfo != 0 && !r.movesHaveInfo() {
+		d.fail("info flag without info")
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.fail(strconv.Itoa(len(d.b)) + " bytes after the record")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 var catalog = games.Catalog()
@@ -34,7 +35,7 @@ func newRecord(t testing.TB, game, variant, setup string) *Record {
 	}
 	names := []string{"ana", "bia"}
 	for i := range v.Seats {
-		rec.Players = append(rec.Players, Player{ID: "p" + names[i], Name: names[i]})
+		rec.Players = append(rec.Players, players.Player{ID: "p" + names[i], Name: names[i]})
 	}
 	return rec
 }
@@ -75,7 +76,7 @@ func end(rec *Record, st engine.State) {
 // replayed is the engine state after rec's moves.
 func replayed(t testing.TB, rec *Record) engine.State {
 	t.Helper()
-	st, err := catalog.New(rec.Game, rec.Variant, rec.Setup, rec.Seed)
+	st, err := catalog.NewWithOptions(rec.Game, rec.Variant, rec.Setup, rec.Seed, rec.Options())
 	if err != nil {
 		t.Fatal(err)
 	}

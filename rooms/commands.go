@@ -45,16 +45,9 @@ func (r *Room) Leave(mem Member, id json.RawMessage) bool {
 func (r *Room) Gone(mem Member) bool { return r.post(func() { r.leave(mem) }) }
 
 // Move plays move in the seat mem's player holds.
+// (MoveInfo is the same with a bot account's note.)
 func (r *Room) Move(mem Member, move string, id json.RawMessage) bool {
-	return r.post(func() {
-		seat, perr := r.playerSeat(mem)
-		if perr == nil {
-			perr = r.play(seat, move, "human")
-		}
-		if perr != nil {
-			r.replyErr(mem, id, perr)
-		}
-	})
+	return r.MoveInfo(mem, move, "", id)
 }
 
 // Resign ends the game, the other seat winning.
@@ -127,6 +120,15 @@ func (r *Room) DeclineTakeback(mem Member, id json.RawMessage) bool {
 	return r.do(mem, id, r.declineTakeback)
 }
 
+// ToggleScore marks the group of the stone at point dead, or alive again,
+// in go's stone-removal phase.
+func (r *Room) ToggleScore(mem Member, point string, id json.RawMessage) bool {
+	return r.do(mem, id, func(m Member) *protocol.Error { return r.toggleScore(m, point) })
+}
+
+// AcceptScore accepts the marking of go's stone-removal phase.
+func (r *Room) AcceptScore(mem Member, id json.RawMessage) bool { return r.do(mem, id, r.acceptScore) }
+
 // do runs f for mem on the room goroutine and answers its error, if any,
 // to mem.
 func (r *Room) do(mem Member, id json.RawMessage, f func(Member) *protocol.Error) bool {
@@ -170,9 +172,11 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 		r.armFlag()           // a new one, whose clock started in Create
 		r.armAbort()
 		r.notePresence()
+		r.scoringChanged(r.now())
 	})
 	r.safely(r.scheduleBots)
 	r.safely(r.resumeBotDraw)
+	r.safely(r.proposeDead)
 	r.armLease()
 	if len(join) > 0 && r.shouldClose() {
 		return
@@ -191,6 +195,11 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 			}
 		case a := <-r.drawAnswers:
 			r.safely(func() { r.botDrawAnswered(a) })
+			if r.shouldClose() {
+				return
+			}
+		case a := <-r.score.answers:
+			r.safely(func() { r.judged(a) })
 			if r.shouldClose() {
 				return
 			}
@@ -227,6 +236,8 @@ func (r *Room) exit() {
 	r.disarmFlag()
 	r.disarmAbort()
 	r.disarmIdle()
+	r.awayTimer.disarm()
+	r.score.timer.disarm()
 	r.m.remove(r)
 	close(r.done)
 	for _, mb := range r.members {

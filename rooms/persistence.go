@@ -100,10 +100,16 @@ type bookkeeping struct {
 	clock     *clock
 	ended     time.Time
 	offers    offers
-	// tail, tailMs and tailClock are the plies a takeback took off the
-	// history, with their times: a rollback puts them back.
+	// proposal and proposed are the server's proposal of go's dead
+	// stones (scoring.go).
+	proposal []string
+	proposed bool
+	// tail, tailMs, tailClock and tailInfo are the plies a takeback took
+	// off the history, with their times and notes: a rollback puts them
+	// back.
 	tail              []protocol.LastMove
 	tailMs, tailClock []int64
+	tailInfo          []string
 }
 
 // mark opens a change: what the room is now is where rollback returns to.
@@ -114,7 +120,7 @@ func (p *persistence) mark() {
 	// copies it back rather than taking it (see rollback).
 	p.at = bookkeeping{seq: r.seq, moves: r.moves, seatMoves: append(p.at.seatMoves[:0], r.seatMoves...), lastMove: r.lastMove,
 		history: len(r.history), status: r.status, result: r.result, updated: r.updated, clock: r.clock.clone(),
-		ended: r.rec.ended, offers: r.offers.clone()}
+		ended: r.rec.ended, offers: r.offers.clone(), proposal: r.score.proposal, proposed: r.score.proposed}
 }
 
 // replace makes st the room's engine state within the open change (a
@@ -123,6 +129,21 @@ func (p *persistence) replace(st engine.State) {
 	r := p.r
 	p.clone, p.applied = r.state, true
 	r.state = st
+}
+
+// change runs f, a change of the engine state that is not a move (the
+// marking of go's stone-removal phase), within the open change. Whatever
+// f returns, the state may have changed: on an error the caller rolls the
+// change back, which puts the state back too.
+func (p *persistence) change(f func() error) error {
+	r := p.r
+	if p.savedEngine == nil {
+		p.clone = r.state.Clone()
+	}
+	p.applying = true
+	err := f()
+	p.applying, p.applied = false, true
+	return err
 }
 
 // apply plays move for seat on the engine state, within the open change.
@@ -255,8 +276,8 @@ func (p *persistence) seatedPlayers() []string {
 	n := 0
 	same := true
 	for _, s := range p.r.seats {
-		if s.PlayerID != "" && s.Bot == "" {
-			same = same && n < len(p.players) && p.players[n] == s.PlayerID
+		if s.ID != "" && s.Bot == "" {
+			same = same && n < len(p.players) && p.players[n] == s.ID
 			n++
 		}
 	}
@@ -265,8 +286,8 @@ func (p *persistence) seatedPlayers() []string {
 	}
 	p.players = nil
 	for _, s := range p.r.seats {
-		if s.PlayerID != "" && s.Bot == "" {
-			p.players = append(p.players, s.PlayerID)
+		if s.ID != "" && s.Bot == "" {
+			p.players = append(p.players, s.ID)
 		}
 	}
 	return p.players
@@ -297,10 +318,15 @@ func (p *persistence) rollback() {
 	if k.tail != nil {
 		r.history, r.rec.moveMs = append(r.history, k.tail...), append(r.rec.moveMs, k.tailMs...)
 		r.rec.clockMs = append(r.rec.clockMs, k.tailClock...)
+		if k.tailInfo != nil {
+			r.rec.notes.info = append(r.rec.notes.info, k.tailInfo...)
+		}
 	}
 	r.history, r.rec.moveMs, r.rec.ended = r.history[:k.history], r.rec.moveMs[:k.history], k.ended
 	r.rec.clockMs = r.rec.clockMs[:min(k.history, len(r.rec.clockMs))]
+	r.rec.notes.cut(k.history)
 	r.offers = k.offers
+	r.score.proposal, r.score.proposed = k.proposal, k.proposed
 	r.setStatus(k.status)
 	r.clock = k.clock
 	r.armFlag()
@@ -378,7 +404,10 @@ type logEntry struct {
 	// Ms (kind "move") is how long the move took, and Left, in a game
 	// with a clock, the mover's time after it, in milliseconds: what a
 	// restore that replays the move sets (replayMove).
-	Ms   int64     `json:"ms,omitempty"`
-	Left *int64    `json:"left,omitempty"`
+	Ms   int64  `json:"ms,omitempty"`
+	Left *int64 `json:"left,omitempty"`
+	// Info (kind "move") is a bot account's note on its move
+	// (botnotes.go).
+	Info string    `json:"info,omitempty"`
 	At   time.Time `json:"at"`
 }

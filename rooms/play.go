@@ -4,12 +4,11 @@ package rooms
 
 import (
 	"context"
-	"strings"
-	"unicode"
 
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -38,6 +37,11 @@ func (r *Room) finish(out engine.Outcome) {
 
 // play applies a move for seat: validate, apply, persist, broadcast.
 func (r *Room) play(seat int, move string, by string) *protocol.Error {
+	return r.playNoted(seat, move, by, "")
+}
+
+// playNoted is play with the mover's info (botnotes.go), "" for none.
+func (r *Room) playNoted(seat int, move, by, info string) *protocol.Error {
 	if r.status == StatusFinished {
 		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
 	}
@@ -65,8 +69,9 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
 	r.history = append(r.history, *r.lastMove)
-	e := logEntry{Kind: "move", Seat: &seat, Move: move, By: by, Ms: r.moveTook(seat, now)}
+	e := logEntry{Kind: "move", Seat: &seat, Move: move, By: by, Ms: r.moveTook(seat, now), Info: info}
 	r.rec.moveMs = append(r.rec.moveMs, e.Ms)
+	r.rec.notes.noteMove(len(r.history), info)
 	r.clockMoved(seat, now)
 	if c := r.clock; c != nil {
 		left := c.left[seat].Milliseconds()
@@ -83,6 +88,7 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	}
 	r.moveKept(seat, now)
 	r.armAbort() // the opponent's first move may be due now
+	r.scoringChanged(now)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Moves.WithLabelValues(r.info.ID, by).Inc()
 	}
@@ -92,10 +98,17 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	}
 	r.broadcast()
 	r.scheduleBots()
+	r.proposeDead()
 	return nil
 }
 
-func (r *Room) resign(mem Member) *protocol.Error {
+func (r *Room) resign(mem Member) *protocol.Error { return r.resignFor(mem, "resign", nil) }
+
+// resignFor ends the game for mem's seat with reason (also the log entry's
+// kind), the other seat winning; note, when set, is called with the seat
+// before the save (botnotes.go keeps the bot's fault) and again with -1
+// when the save failed and the resignation was rolled back.
+func (r *Room) resignFor(mem Member, reason string, note func(seat int)) *protocol.Error {
 	seat := r.seatOf(mem.PlayerID())
 	if seat < 0 {
 		return protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
@@ -105,36 +118,38 @@ func (r *Room) resign(mem Member) *protocol.Error {
 	}
 	r.persist.mark()
 	r.nextSeq()
-	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
-	if len(r.seats) == 2 && r.status == StatusPlaying {
-		out.Winner = 1 - seat
+	out := r.resignation(seat)
+	out.Reason = reason
+	if note != nil {
+		note(seat)
 	}
 	r.finish(out)
-	if err := r.persist.commit(context.Background(), logEntry{Kind: "resign", Seat: &seat}); err != nil {
+	if err := r.persist.commit(context.Background(), logEntry{Kind: reason, Seat: &seat}); err != nil {
 		r.log.Error("save failed; resign rolled back", zap.String("room", r.id), zap.Error(err))
 		r.persist.rollback()
+		if note != nil {
+			note(-1)
+		}
 		return protocol.Errorf(protocol.CodeInternal, "could not save, try again")
 	}
-	r.log.Info("resigned", zap.String("room", r.id), zap.Int("seat", seat))
+	r.log.Info("resigned", zap.String("room", r.id), zap.Int("seat", seat), zap.String("reason", reason))
 	r.broadcast()
 	return nil
 }
 
-// CleanText strips control characters, format characters (Unicode category
-// Cf: bidi overrides and isolates such as U+202E and U+2066-2069, zero-width
-// characters, U+FEFF) and line or paragraph separators, and surrounding
-// space, so that a name or a chat line cannot reorder or hide the text shown
-// around it. Text is never HTML-escaped here: clients render it as text.
-func CleanText(s string) string {
-	s = strings.ToValidUTF8(s, "")
-	s = strings.Map(func(c rune) rune {
-		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || c == '\u2028' || c == '\u2029' {
-			return -1
-		}
-		return c
-	}, s)
-	return strings.TrimSpace(s)
+// resignation is the outcome of seat's resignation (reason "resign"; a
+// bot's failure changes it): the other seat wins a two-seat game under
+// way; a game not started ends with no winner.
+func (r *Room) resignation(seat int) engine.Outcome {
+	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
+	if len(r.seats) == 2 && r.status == StatusPlaying {
+		out.Winner = 1 - seat
+	}
+	return out
 }
+
+// CleanText is players.CleanText: a chat line is cleaned as a name is.
+func CleanText(s string) string { return players.CleanText(s) }
 
 func (r *Room) askRematch(mem Member) *protocol.Error {
 	seat := r.seatOf(mem.PlayerID())
@@ -155,7 +170,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 	}
 	r.rematch = append(r.rematch, seat)
 	for i, s := range r.seats {
-		if s.PlayerID == "" && s.Bot == "" {
+		if s.Free() {
 			return protocol.Errorf(protocol.CodeBadRequest, "seat %d is empty", i)
 		}
 	}
@@ -172,7 +187,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 	}
 	r.nextSeq()
 	if all {
-		seats := make([]Seat, len(r.seats))
+		seats := make([]players.Player, len(r.seats))
 		for i := range r.seats {
 			seats[(i+1)%len(seats)] = r.seats[i]
 		}
@@ -183,7 +198,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), r.m.cfg.RematchTimeout)
-		nr, err := r.m.Create(ctx, Spec{Game: r.info.ID, Variant: r.variant, Seats: seats, For: mem.PlayerID(),
+		nr, err := r.m.Create(ctx, Spec{Game: r.info.ID, Variant: r.variant, Seats: seats, Options: r.opts, For: mem.PlayerID(),
 			Private: r.private, Watch: r.watch, Clock: r.clock.timeControl(), Chat: r.rec.chat.rotated(len(seats)), Join: join})
 		cancel()
 		if err != nil {

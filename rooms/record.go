@@ -41,6 +41,8 @@ type gameRecord struct {
 	// room's restart (downtime is never counted, as for clocks).
 	turnBegan []time.Time
 	chat      chatLog
+	// notes are the bot accounts' info and faults (botnotes.go).
+	notes botNotes
 }
 
 // compactSetup is the setup a room keeps: compact JSON, nil for none.
@@ -228,15 +230,18 @@ func RecordOf(snapshot []byte) (*records.Record, error) {
 	setup, _ := compactSetup(s.Setup) // JSON already: it decoded
 	rec := &records.Record{Room: s.ID, Game: s.Game, Variant: s.Variant, Setup: setup, Seed: s.Seed,
 		Status: s.Status, Private: s.Private, Watch: s.Watch, Created: ms(s.Created), Started: ms(s.Started),
-		Ended: ms(s.Ended), Players: make([]records.Player, len(s.Seats)), Moves: make([]records.Move, len(history))}
-	for i, st := range s.Seats {
-		rec.Players[i] = records.Player{ID: st.PlayerID, Name: st.Name, Bot: st.Bot}
-	}
+		Ended: ms(s.Ended), Players: s.Seats, Moves: make([]records.Move, len(history))}
 	for i, m := range history {
 		rec.Moves[i] = records.Move{Seat: m.Seat, Move: m.Move}
 		if i < len(s.MoveMs) {
 			rec.Moves[i].Ms = max(s.MoveMs[i], 0)
 		}
+	}
+	if o := s.Options; o != nil {
+		rec.Komi, rec.Handicap, rec.Removal = o.Komi, o.Handicap, o.Removal
+	}
+	if sc := s.Scoring; sc != nil && len(sc.Dead) > 0 {
+		rec.Dead = sc.Dead
 	}
 	if c := s.Clock; c != nil {
 		rec.Clock = &records.Clock{Base: time.Duration(c.BaseMs) * time.Millisecond, Increment: time.Duration(c.IncMs) * time.Millisecond}
@@ -250,6 +255,7 @@ func RecordOf(snapshot []byte) (*records.Record, error) {
 			rec.Ended = ms(s.Updated) // a snapshot from before "ended": its last save ended the game
 		}
 	}
+	recordNotes(rec, s)
 	for _, l := range s.Chat {
 		line := records.ChatLine{From: l.From, Seat: -1, Text: l.Text, At: time.UnixMilli(l.At).UTC()}
 		if l.Seat != nil {

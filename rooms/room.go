@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -42,12 +43,15 @@ type Room struct {
 	info engine.Info
 
 	variant string
-	state   engine.State
+	// opts are the game's rule options (go's komi, handicap and stone
+	// removal), the zero Options for the seed's rules.
+	opts  engine.Options
+	state engine.State
 	// persist saves the room and takes back a change whose save failed
 	// (persistence.go).
 	persist persistence
 
-	seats   []Seat
+	seats   []players.Player
 	members map[uint64]*member
 	// spectating counts the members with the spectator role and
 	// memberOf the members of each player id, so that a room.state does not
@@ -94,12 +98,18 @@ type Room struct {
 	abortTimer  wakeup
 	judging     bool
 	drawAnswers chan drawAnswer
+	// score is go's stone-removal phase (scoring.go).
+	score scoring
 
 	// goneSince is, per human seat, since when it has had no connection
 	// (zero while connected); see abandon.go.
 	goneSince []time.Time
 	idleTimer wakeup
 	adjourned bool
+	// awayTimer fires at awayAt, when the game becomes adjourned for the
+	// lobby (abandon.go, armAway).
+	awayTimer wakeup
+	awayAt    time.Time
 
 	cmds   chan func()
 	done   chan struct{}

@@ -400,11 +400,13 @@ func (r *Room) takeBack(seat, plies int, granted string) *protocol.Error {
 	r.persist.at.tail = slices.Clone(r.history[keep:])
 	r.persist.at.tailMs = slices.Clone(r.rec.moveMs[keep:])
 	r.persist.at.tailClock = slices.Clone(r.rec.clockMs[min(keep, len(r.rec.clockMs)):])
+	r.persist.at.tailInfo = r.rec.notes.after(keep)
 	r.nextSeq()
 	r.moves++ // the position changed: a bot's answer to the old one is stale
 	r.history = r.history[:keep]
 	r.rec.moveMs = r.rec.moveMs[:keep]
 	r.rec.clockMs = r.rec.clockMs[:min(keep, len(r.rec.clockMs))]
+	r.rec.notes.cut(keep)
 	r.lastMove = nil
 	if keep > 0 {
 		lm := r.history[keep-1]
@@ -421,16 +423,18 @@ func (r *Room) takeBack(seat, plies int, granted string) *protocol.Error {
 	r.turnsBegin(now)
 	r.startClock(now)
 	r.armAbort()
+	r.scoringChanged(now)
 	r.log.Info("takeback", zap.String("room", r.id), zap.Int("seat", seat), zap.Int("plies", plies))
 	r.broadcastHistory()
 	r.scheduleBots()
+	r.proposeDead()
 	return nil
 }
 
 // replay builds the position after the first keep moves of the history,
 // from the room's setup.
 func (r *Room) replay(keep int) (engine.State, error) {
-	st, err := r.game.New(r.variant, r.rec.setup, r.seed)
+	st, err := engine.NewWithOptions(r.game, r.variant, r.rec.setup, r.seed, r.opts)
 	if err != nil {
 		return nil, fmt.Errorf("setup: %w", err)
 	}

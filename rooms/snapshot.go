@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -28,8 +29,16 @@ type snapshotV1 struct {
 	ClockMs []int64     `json:"clockMs,omitempty"`
 	Offers  *offersSnap `json:"offers,omitempty"`
 	// ChatState holds the mutes and the spectators' chat switch (chat.go).
-	ChatState *chatSnap       `json:"chatState,omitempty"`
-	Engine    json.RawMessage `json:"engine"`
+	ChatState *chatSnap `json:"chatState,omitempty"`
+	// Options are the game's rule options, absent for the seed's rules;
+	// Scoring is go's stone-removal phase, absent outside it (scoring.go).
+	Options *optionsSnap `json:"options,omitempty"`
+	Scoring *scoringSnap `json:"scoring,omitempty"`
+	// MoveInfo (beside MoveLog, as long as its last move with a note)
+	// and Faults are the bot accounts' notes (botnotes.go).
+	MoveInfo []string        `json:"moveInfo,omitempty"`
+	Faults   []faultSnap     `json:"faults,omitempty"`
+	Engine   json.RawMessage `json:"engine"`
 }
 
 // offersSnap is Room.offers in a snapshot; absent when it holds nothing.
@@ -88,7 +97,7 @@ type snapshotMeta struct {
 	ID        string             `json:"id"`
 	Game      string             `json:"game"`
 	Variant   string             `json:"variant"`
-	Seats     []seatSnap         `json:"seats"`
+	Seats     seatList           `json:"seats"`
 	Status    string             `json:"status"`
 	Seq       int64              `json:"seq"`
 	Result    *protocol.Result   `json:"result"`
@@ -107,10 +116,35 @@ type snapshotMeta struct {
 	Ended     time.Time          `json:"ended,omitzero"`
 }
 
-type seatSnap struct {
-	PlayerID string `json:"playerId,omitempty"`
-	Name     string `json:"name,omitempty"`
-	Bot      string `json:"bot,omitempty"`
+// seatList is a room's seats in its snapshot, each the one public player
+// type as encoding/json writes it. Snapshots written before it name a
+// seat's player "playerId": UnmarshalJSON reads both.
+type seatList []players.Player
+
+// UnmarshalJSON reads the seats of a snapshot, either form.
+func (l *seatList) UnmarshalJSON(b []byte) error {
+	var raw []struct {
+		players.Player
+		Before string `json:"playerId"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if raw == nil {
+		*l = nil
+		return nil
+	}
+	*l = make(seatList, len(raw))
+	for i, s := range raw {
+		id := s.ID
+		if id == "" {
+			id = s.Before
+		}
+		p := players.Of(id, s.Name)
+		p.Bot = s.Bot
+		(*l)[i] = p
+	}
+	return nil
 }
 
 // snapshot encodes the room for the store. The metadata is written field
@@ -129,9 +163,7 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 		Result: r.result, LastMove: r.lastMove, Created: r.created, Updated: now, Private: r.private,
 		Watch: r.watch, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
 		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next, Started: r.rec.started, Ended: r.rec.ended}
-	for _, st := range r.seats {
-		s.Seats = append(s.Seats, seatSnap(st))
-	}
+	s.Seats = seatList(r.seats)
 	log, ms := r.persist.logEnc.encode(r.history), r.rec.encodedMoveMs()
 	out, err := s.appendJSON(make([]byte, 0, 512+len(log)+r.rec.recordFieldsLen(ms)+len(eng)))
 	if err != nil {
@@ -148,6 +180,12 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 		return nil, err
 	}
 	if out, err = r.appendChatFields(out); err != nil {
+		return nil, err
+	}
+	if out, err = r.appendScoringFields(out); err != nil {
+		return nil, err
+	}
+	if out, err = r.appendNotesFields(out); err != nil {
 		return nil, err
 	}
 	out = append(out, `,"engine":`...)
@@ -207,9 +245,7 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
 	r.rematch, r.next = s.Rematch, s.Next
-	for _, st := range s.Seats {
-		r.seats = append(r.seats, Seat(st))
-	}
+	r.seats = s.Seats
 	var err error
 	if r.history, err = parseMoveLog(s.ID, s.MoveLog, len(r.seats)); err != nil {
 		return err
@@ -231,7 +267,34 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	if err := r.restoreChat(s.ChatState); err != nil {
 		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
 	}
-	return nil
+	if s.Options != nil {
+		r.opts = s.Options.options()
+	}
+	r.restoreScoring(s.Scoring)
+	return r.notesFromSnapshot(s)
+}
+
+// appendScoringFields appends the snapshot's rule options and go's
+// stone-removal phase (options, scoring), each only when it has
+// something: rare, so encoding/json writes them.
+func (r *Room) appendScoringFields(b []byte) ([]byte, error) {
+	var keys []string
+	var values []any
+	if o := snapOptions(r.opts); o != nil {
+		keys, values = append(keys, "options"), append(values, o)
+	}
+	if sc := r.scoringSnapshot(); sc != nil {
+		keys, values = append(keys, "scoring"), append(values, sc)
+	}
+	for i, key := range keys {
+		j, err := json.Marshal(values[i])
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"`+key+`":`...)
+		b = append(b, j...)
+	}
+	return b, nil
 }
 
 // appendRulesFields appends the snapshot's fields of the rules of play

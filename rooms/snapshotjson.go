@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -45,7 +46,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = st.appendJSON(b)
+			b = appendSeat(b, st)
 		}
 		b = append(b, ']')
 	}
@@ -122,23 +123,22 @@ func (s *snapshotMeta) appendMarshaled(b []byte) ([]byte, error) {
 	return append(b, j...), err
 }
 
-// appendJSON appends st as encoding/json would (every field omitempty).
-func (st seatSnap) appendJSON(b []byte) []byte {
+// appendSeat appends st as encoding/json writes a players.Player.
+func appendSeat(b []byte, st players.Player) []byte {
 	b = append(b, '{')
-	first := true
-	for _, f := range [...]struct{ key, val string }{
-		{"playerId", st.PlayerID}, {"name", st.Name}, {"bot", st.Bot},
-	} {
-		if f.val == "" {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = engine.AppendJSONString(b, f.key)
-		b = append(b, ':')
-		b = engine.AppendJSONString(b, f.val)
+	if st.ID != "" {
+		b = append(b, `"id":`...)
+		b = engine.AppendJSONString(b, st.ID)
+		b = append(b, ',')
+	}
+	b = append(b, `"name":`...)
+	b = engine.AppendJSONString(b, st.Name)
+	if st.Bot != "" {
+		b = append(b, `,"bot":`...)
+		b = engine.AppendJSONString(b, st.Bot)
+	}
+	if st.BotAccount {
+		b = append(b, `,"botAccount":true`...)
 	}
 	return append(b, '}')
 }
@@ -193,6 +193,10 @@ func (e *logEntry) marshal() ([]byte, error) {
 	if e.Left != nil {
 		b = appendKey(b, "left")
 		b = strconv.AppendInt(b, *e.Left, 10)
+	}
+	if e.Info != "" {
+		b = appendKey(b, "info")
+		b = engine.AppendJSONString(b, e.Info)
 	}
 	b = appendKey(b, "at")
 	b, err := appendTime(b, e.At)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/codectest"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -53,7 +54,7 @@ func (c metaCase) build() (snapshotMeta, logEntry) {
 		m.Rematch = []int{c.winner, int(c.seq % 7)}
 	}
 	if c.flags&32 != 0 {
-		m.Seats = []seatSnap{{PlayerID: c.id, Name: c.name}, {Bot: c.bot}, {}}
+		m.Seats = seatList{players.Of(c.id, c.name), {Bot: c.bot}, {}}
 	}
 	if c.flags&64 != 0 {
 		m.SeatMoves = nil
@@ -132,7 +133,7 @@ func FuzzSnapshotMetaJSON(f *testing.F) {
 }
 
 // TestHandEncodersWriteEveryField: every field of the structs written by
-// hand (snapshotMeta and the seatSnap, clockSnap, Result and LastMove in
+// hand (snapshotMeta and the seats, clockSnap, Result and LastMove in
 // it, logEntry), each set by reflection, is written as encoding/json
 // writes it. A field added to one of them without its line in
 // snapshotjson.go fails here, whatever the cases above set.
@@ -151,7 +152,7 @@ func TestHandEncodersWriteEveryField(t *testing.T) {
 // its line in Room.snapshot or Room.fromSnapshot fails here; a field added
 // to snapshotV1 must be added to this test's list, and to Room.snapshot.
 func TestSnapshotRoundTripsEveryField(t *testing.T) {
-	if got, want := codectest.Fields(snapshotV1{}), append(codectest.Fields(snapshotMeta{}), "Setup", "MoveLog", "MoveMs", "Chat", "ClockMs", "Offers", "ChatState", "Engine"); !slices.Equal(got, want) {
+	if got, want := codectest.Fields(snapshotV1{}), append(codectest.Fields(snapshotMeta{}), "Setup", "MoveLog", "MoveMs", "Chat", "ClockMs", "Offers", "ChatState", "Options", "Scoring", "MoveInfo", "Faults", "Engine"); !slices.Equal(got, want) {
 		t.Fatalf("snapshotV1 has fields %v, Room.snapshot writes %v", got, want)
 	}
 	var want snapshotMeta
@@ -159,7 +160,7 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	// What a restore checks or takes from elsewhere: a version, a game of
 	// the catalog, a clock of two seats.
 	want.V, want.Game = 1, race5Game{}.Info().ID
-	want.Seats = []seatSnap{want.Seats[0], {Bot: "one"}}
+	want.Seats = seatList{players.Of(want.Seats[0].ID, want.Seats[0].Name), {Bot: "one"}}
 	want.SeatMoves = []int64{3, 4}
 	want.Clock.LeftMs = []int64{1000, 2000}
 	want.Clock.Running, want.Clock.TurnStartMs = -1, 0 // a restored clock runs nobody's turn
@@ -170,9 +171,12 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	chatState := &chatSnap{Mutes: map[string][]string{"a": {"b", "c"}}, Off: []int{1}}
 	draw := 1
 	offers := &offersSnap{Draw: &draw, Takeback: &protocol.TakebackAsk{Seat: 0, Plies: 2}, DrawAt: []int64{-1, 3}, TakebackAt: []int64{2}}
+	options := &optionsSnap{Komi: 6.5, Handicap: 4, Removal: true}
+	scoring := &scoringSnap{Proposed: true, Proposal: []string{"B5", "C5"}} // Dead is the engine's: race5 has none
+	faults := []faultSnap{{Ply: 1, Seat: 1, Move: "9", Code: "illegal_move", Message: "no", Info: "d3", Ms: 7}}
 	if err := r.fromSnapshot(snapshotV1{snapshotMeta: want, Setup: json.RawMessage(`{"x":1}`), MoveLog: []string{"0:1", "1:2"},
 		MoveMs: []int64{10, 20}, Chat: chat, ClockMs: []int64{900, 1800}, Offers: offers,
-		ChatState: chatState}); err != nil {
+		ChatState: chatState, Options: options, Scoring: scoring, MoveInfo: []string{"", "depth 3"}, Faults: faults}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := r.snapshot(want.Updated)
@@ -197,5 +201,24 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got.ChatState, chatState) {
 		t.Errorf("chat state %+v, want %+v", got.ChatState, chatState)
+	}
+	if !reflect.DeepEqual(got.Options, options) || !reflect.DeepEqual(got.Scoring, scoring) {
+		t.Errorf("options %+v, scoring %+v; want %+v, %+v", got.Options, got.Scoring, options, scoring)
+	}
+	if !slices.Equal(got.MoveInfo, []string{"", "depth 3"}) || !reflect.DeepEqual(got.Faults, faults) {
+		t.Errorf("notes: info %q, faults %+v", got.MoveInfo, got.Faults)
+	}
+}
+
+// TestSnapshotSeatsBefore: a snapshot written before the one player type
+// names a seat's player "playerId"; it is read as the seat's id.
+func TestSnapshotSeatsBefore(t *testing.T) {
+	var l seatList
+	if err := json.Unmarshal([]byte(`[{"playerId":"pana","name":"ana"},{"playerId":"bot.xyz","name":"robo"},{"bot":"one","name":"bot"},{}]`), &l); err != nil {
+		t.Fatal(err)
+	}
+	want := seatList{players.Of("pana", "ana"), players.Of("bot.xyz", "robo"), {Bot: "one", Name: "bot"}, {}}
+	if !reflect.DeepEqual(l, want) || !l[1].BotAccount {
+		t.Fatalf("seats %+v, want %+v", l, want)
 	}
 }

@@ -54,7 +54,7 @@ func TestRoutes(t *testing.T) {
 	if index.Code != 200 || !strings.HasPrefix(index.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("/: %d %q", index.Code, index.Header().Get("Content-Type"))
 	}
-	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2"} {
+	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2", "/account"} {
 		if room := get(t, h, p); room.Code != 200 || room.Body.String() != index.Body.String() {
 			t.Errorf("%s does not serve index.html: %d", p, room.Code)
 		}
@@ -111,17 +111,19 @@ func TestGzip(t *testing.T) {
 
 var (
 	refRe    = regexp.MustCompile(`(?:href|src)="([^"]+)"`)
+	pageRe   = regexp.MustCompile(`import\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
 	importRe = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^'";]*?(?:from\s*)?['"](\.{1,2}/[^'"]+)['"]`)
 	inlineRe = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|\son[a-z]+\s*=|style="`)
 )
 
-// firstLoad walks what a browser fetches for the first page: index.html, the
-// files it names and, recursively, the modules they import. It fails when a
-// reference points at no embedded asset.
-func firstLoad(t *testing.T, h http.Handler) map[string]*httptest.ResponseRecorder {
+// load walks what a browser fetches from roots: the files index.html names
+// and, recursively, the modules each script imports statically. It fails
+// when a reference points at no embedded asset. The pages app.js imports
+// with import() are not followed: pageModules lists them.
+func load(t *testing.T, h http.Handler, roots ...string) map[string]*httptest.ResponseRecorder {
 	t.Helper()
 	seen := map[string]*httptest.ResponseRecorder{}
-	queue := []string{"/"}
+	queue := roots
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
@@ -156,46 +158,72 @@ func firstLoad(t *testing.T, h http.Handler) map[string]*httptest.ResponseRecord
 	return seen
 }
 
+// pageModules lists the pages app.js loads when they are first shown
+// (import('./x.js')).
+func pageModules(t *testing.T, h http.Handler) []string {
+	t.Helper()
+	var out []string
+	for _, m := range pageRe.FindAllStringSubmatch(get(t, h, "/assets/js/app.js").Body.String(), -1) {
+		out = append(out, path.Join("/assets/js", m[1]))
+	}
+	if len(out) == 0 {
+		t.Fatal("app.js imports no page with import()")
+	}
+	return out
+}
+
+// TestIndexReferencesExistingAssetsAndPageWeight weighs the first load of
+// every page (index.html, what it names, app.js's modules and the page's own
+// module graph), with the largest message catalogue and every sound.
 func TestIndexReferencesExistingAssetsAndPageWeight(t *testing.T) {
 	h := Handler()
-	loaded := firstLoad(t, h)
-	if _, ok := loaded["/assets/js/app.js"]; !ok {
+	if _, ok := load(t, h, "/")["/assets/js/app.js"]; !ok {
 		t.Fatalf("app.js is not loaded by index.html")
 	}
-	// What the scripts fetch once they run: one message catalogue (the
-	// largest, to be safe) and every sound.
 	hh := h.(*handler)
 	largest := ""
 	for p, a := range hh.assets {
-		switch {
-		case strings.HasPrefix(p, "/assets/sounds/"):
-			loaded[p] = get(t, h, p, "Accept-Encoding", "gzip")
-		case strings.HasPrefix(p, "/assets/i18n/") && (largest == "" || len(a.body) > len(hh.assets[largest].body)):
+		if strings.HasPrefix(p, "/assets/i18n/") && (largest == "" || len(a.body) > len(hh.assets[largest].body)) {
 			largest = p
 		}
 	}
 	if largest == "" {
 		t.Fatal("no message catalogue is embedded")
 	}
-	loaded[largest] = get(t, h, largest, "Accept-Encoding", "gzip")
-	transfer, raw := 0, 0
-	for p, rec := range loaded {
-		transfer += rec.Body.Len()
-		raw += len(get(t, h, p).Body.Bytes())
-	}
-	t.Logf("first load: %d files, %d bytes raw, %d bytes transferred (gzip)", len(loaded), raw, transfer)
-	if transfer >= 200_000 {
-		t.Errorf("first page load transfers %d bytes, want < 200 KB", transfer)
-	}
-	// Without gzip (a proxy that strips it) the page still loads in reason:
-	// the sounds and a message catalogue count here too.
-	if raw >= 300_000 {
-		t.Errorf("first page load is %d bytes uncompressed, want < 300 KB even without gzip", raw)
+	reached := map[string]bool{}
+	for _, page := range pageModules(t, h) {
+		loaded := load(t, h, "/", page)
+		if _, ok := loaded[page]; !ok {
+			t.Errorf("page module %s is not embedded", page)
+		}
+		// What the scripts fetch once they run: one message catalogue (the
+		// largest, to be safe) and every sound.
+		for p := range hh.assets {
+			if strings.HasPrefix(p, "/assets/sounds/") {
+				loaded[p] = get(t, h, p, "Accept-Encoding", "gzip")
+			}
+		}
+		loaded[largest] = get(t, h, largest, "Accept-Encoding", "gzip")
+		transfer, raw := 0, 0
+		for p, rec := range loaded {
+			reached[p] = true
+			transfer += rec.Body.Len()
+			raw += len(get(t, h, p).Body.Bytes())
+		}
+		t.Logf("first load of %s: %d files, %d bytes raw, %d bytes transferred (gzip)", page, len(loaded), raw, transfer)
+		if transfer >= 200_000 {
+			t.Errorf("first load of %s transfers %d bytes, want < 200 KB", page, transfer)
+		}
+		// Without gzip (a proxy that strips it) the page still loads in
+		// reason: the sounds and a message catalogue count here too.
+		if raw >= 300_000 {
+			t.Errorf("first load of %s is %d bytes uncompressed, want < 300 KB even without gzip", page, raw)
+		}
 	}
 	// Every embedded script is reachable (no dead files shipped by mistake).
 	for p := range hh.assets {
 		if strings.HasSuffix(p, ".js") {
-			if _, ok := loaded[p]; !ok {
+			if !reached[p] {
 				t.Errorf("%s is embedded but never loaded", p)
 			}
 		}

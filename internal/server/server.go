@@ -1,9 +1,10 @@
-// Package server wires the service together: the store, the bot pool, the
-// rooms, the hub (the WebSocket endpoint), the tournaments, the several
-// nodes' layer and the HTTP API (package httpapi), behind the HTTP server's
-// bounds and the listener's caps. It is the composition root: New, Config,
-// Shutdown and the listeners. cmd/lobby and the integration tests build the
-// same server through New, so what the tests drive is what runs.
+// Package server wires the service together: the store, the players'
+// directory, the bot pool, the rooms, the hub (the WebSocket endpoint), the
+// tournaments, the several nodes' layer and the HTTP API (package httpapi),
+// behind the HTTP server's bounds and the listener's caps. It is the
+// composition root: New, Config, Shutdown and the listeners. cmd/lobby and
+// the integration tests build the same server through New, so what the
+// tests drive is what runs.
 package server
 
 import (
@@ -25,6 +26,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -58,6 +60,10 @@ type Config struct {
 	// first move before the game is aborted (default 30 s; see
 	// rooms.Config).
 	AbortAfter time.Duration
+	// AdjournAfter is how long every player of a playing game must have
+	// been gone before the lobby shows it adjourned (default 30 s; see
+	// rooms.Config).
+	AdjournAfter time.Duration
 	// Chat bounds every room's chat (zero fields: rooms.DefaultChatLimits).
 	Chat rooms.ChatLimits
 	// MaxPlayerRooms is how many unfinished rooms one player may hold
@@ -91,6 +97,9 @@ type Config struct {
 	// BotAPI bounds the bot accounts' API (httpapi/botaccounts.go); its
 	// zero rate and queue take the WebSocket's (Hub).
 	BotAPI httpapi.BotAPIConfig
+	// Accounts bounds accounts, sessions and the hashing of passwords
+	// (accounts.go; their HTTP side is httpapi/accounts.go).
+	Accounts AccountsConfig
 	// TorneioParallel bounds the games of one tournament played at once
 	// (default torneio.DefaultParallel); MaxTorneios the tournaments
 	// running at once (default torneio.DefaultMaxLive).
@@ -176,7 +185,11 @@ type Server struct {
 	API *httpapi.Server
 	// resolver names the client of a request.
 	resolver *netlimit.Resolver
-	handler  http.Handler // the routes, with the write deadline and the header limit (httpBounds)
+	// players makes, finds and signs in players; hasher is its password
+	// hashing pool (accounts.go), closed by Shutdown.
+	players *players.Directory
+	hasher  *players.Hasher
+	handler http.Handler // the routes, with the write deadline and the header limit (httpBounds)
 }
 
 // New builds the service. The caller owns cfg.Store.
@@ -211,6 +224,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	hc.MaxHeaderBytes = max(hc.MaxHeaderBytes, headerReadSlop+1)
 	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New(), resolver: netlimit.NewResolver(cfg.HTTP.TrustedProxies)}
+	cfg.Accounts.defaults()
+	s.cfg.Accounts = cfg.Accounts
+	a := cfg.Accounts
+	s.hasher = players.NewHasher(a.HashWorkers, a.HashQueue, a.Hash)
+	s.players = players.NewDirectory(players.Config{Store: cfg.Store, Hasher: s.hasher, Now: cfg.Now,
+		SessionTTL: a.SessionTTL, NameHold: a.NameHold, MaxFailures: a.MaxFailures, FailureWindow: a.FailureWindow})
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
 	var api *httpapi.Server // set before any room runs
@@ -229,7 +248,8 @@ func New(cfg Config) (*Server, error) {
 				}
 			}}
 		ncfg = &cluster.Config{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL,
-			Log: cfg.Log.Named("cluster")}
+			Log: cfg.Log.Named("cluster"), Bots: func() []protocol.BotInfo { return api.BotsHere() },
+			OnBotEvent: func(bots []string, line []byte) { api.DeliverBotEvent(bots, line) }}
 		ncfg.Matcher, _ = cfg.Store.(store.Matcher)
 		if lv, ok := c.Broker.(broker.Liveness); ok && c.LiveTTL >= 0 {
 			ncfg.Liveness = lv
@@ -237,16 +257,17 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
-		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
+		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, AdjournAfter: cfg.AdjournAfter, Now: cfg.Now, Chat: cfg.Chat,
 		MaxPlayerRooms: cfg.MaxPlayerRooms,
 		OnChange: func() {
 			if h != nil {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: func(ev rooms.GameEvent) { api.OnGame(ev) }})
+		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }}})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
+	hubc.Players = s.players
 	if hubc.MaxConns <= 0 && cfg.HTTP.MaxConns > 0 {
 		hubc.MaxConns = WebSocketShare(cfg.HTTP.MaxConns)
 	}
@@ -259,7 +280,7 @@ func New(cfg Config) (*Server, error) {
 	h = hub.New(hubc)
 	s.Hub = h
 	// The tournaments and the API, before any room can run: a room's
-	// OnGame and a tournament's names call the API.
+	// OnGame, the node's bots and a tournament's names call the API.
 	tm, err := torneio.New(torneio.Config{Rooms: s.Rooms, Store: cfg.Store, Catalog: cfg.Catalog,
 		Log: cfg.Log.Named("torneio"), Parallel: cfg.TorneioParallel, MaxLive: cfg.MaxTorneios,
 		Names: func(ctx context.Context, ids []string) map[string]string { return api.PlayerNames(ctx, ids) }})
@@ -268,10 +289,10 @@ func New(cfg Config) (*Server, error) {
 	} else {
 		s.Torneios = tm
 	}
-	api = httpapi.New(httpapi.Config{Catalog: cfg.Catalog, Store: cfg.Store, Rooms: s.Rooms, Hub: h, Pool: s.Pool,
-		Torneios: s.Torneios, Metrics: s.Metrics, Log: cfg.Log, Resolver: s.resolver, BotTimeout: cfg.BotTimeout,
-		BotAPIPerClient: cfg.BotAPIPerClient, Replays: cfg.Replays, MaxPositionsBytes: cfg.MaxPositionsBytes,
-		BotAPI: cfg.BotAPI, WebSocket: cfg.Hub})
+	api = httpapi.New(httpapi.Config{Catalog: cfg.Catalog, Store: cfg.Store, Players: s.players, Rooms: s.Rooms,
+		Hub: h, Pool: s.Pool, Torneios: s.Torneios, Metrics: s.Metrics, Log: cfg.Log, Resolver: s.resolver,
+		Origins: cfg.Origins, BotTimeout: cfg.BotTimeout, BotAPIPerClient: cfg.BotAPIPerClient, Replays: cfg.Replays,
+		MaxPositionsBytes: cfg.MaxPositionsBytes, BotAPI: cfg.BotAPI, WebSocket: cfg.Hub})
 	s.API = api
 	if ncfg != nil {
 		ncfg.Hub, ncfg.Rooms = h, s.Rooms
@@ -281,8 +302,10 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
 			s.Pool.Close()
+			s.hasher.Close()
 			return nil, err
 		}
+		api.ReachNodes(node)
 	}
 	if s.Torneios != nil { // once the node is up: their games are rooms like any other
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -404,5 +427,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		err = herr
 	}
 	s.Pool.Close()
+	s.hasher.Close()
 	return err
 }

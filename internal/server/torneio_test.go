@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -51,8 +48,8 @@ func TestTorneioBadInput(t *testing.T) {
 		{"no token", "", ok, 401, "unauthorized", "Bearer"},
 		{"unknown token", "nope", ok, 401, "unauthorized", "unknown token"},
 		{"bad game", c.Token, `{"game":"xadrez","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", `unknown game "xadrez"`},
-		{"one entrant", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", "2 to 16 entrants"},
-		{"too many games", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"},{"level":"apressado"},{"level":"forte"}],"partidas":[["tradicional",50],["grande",50],["impar",50],["x-random",50]]}`, 400, "bad_request", "at most 240"},
+		{"one entrant", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", "2 to 64 entrants"},
+		{"too many games", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"},{"level":"apressado"},{"level":"forte"},{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",50],["grande",50],["impar",50],["x-random",50]]}`, 400, "bad_request", "at most 4096"},
 		{"not json", c.Token, `{"game":`, 400, "bad_request", "a torneio is one JSON object"},
 		{"too large", c.Token, `{"game":"` + strings.Repeat("x", httpapi.MaxTorneioBody) + `"}`, 413, "too_large", "bytes"},
 	}
@@ -124,30 +121,13 @@ func (p *extPlayer) step(t *testing.T) {
 // the standings the API shows are what the rooms' results say.
 func TestTorneioQueens(t *testing.T) {
 	t.Parallel()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for the Python bot in the tournament: %v", err)
-	}
 	s := testserver.Start(t)
 	players := []*extPlayer{{c: s.Hello(t, "Ana", ""), last: true}}
 	for _, p := range players {
 		p.joined, p.seq, p.acted = map[string]bool{}, map[string]int64{}, map[string]string{}
 	}
 	botID, botToken := s.RegisterBot(t, players[0].c.Token, "exemplo")
-	var out testserver.Output
-	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
-		"--servidor", s.URL, "--token="+botToken) // a token may begin with "-": one argument
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
+	out := &testserver.PythonBot(t, s.URL, botToken).Out
 	waitBotOnline(t, s, botID, out.String)
 	body := `{"game":"queens","entrants":[{"level":"apressado"},{"level":"gulosa"},{"bot":"` + botID +
 		`"},{"player":"` + players[0].c.Player.ID + `"}],"partidas":[["tradicional",1]]}`

@@ -121,12 +121,18 @@ export const card = (page, game) => page.locator(`.game-card[data-game="${game}"
 
 // createRoom uses a game card of the lobby; it returns the room id. A
 // person who was never asked for a name answers the dialog (or skips it).
-export async function createRoom(p, game, { variant, opponent = 'human', level, seat, setup, clock, name } = {}) {
+// go: a game with a friend has the page's go rules (komi, stone removal)
+// unless seedRules asks for the rule book's (komi 0.5, no removal).
+export async function createRoom(p, game, { variant, opponent = 'human', level, seat, setup, clock, name, seedRules } = {}) {
   const c = card(p.page, game);
   await c.waitFor();
   if (variant) await c.locator('select[name=variant]').selectOption(variant);
   if (clock) await c.locator('select[name=clock]').selectOption(clock);
-  if (setup || seat != null) await c.locator('details.more > summary').click();
+  if (setup || seat != null || seedRules) await c.locator('details.more > summary').click();
+  if (seedRules) {
+    await c.locator('input[name=komi]').fill('0.5');
+    await c.locator('input[name=removal]').uncheck();
+  }
   if (setup) await c.locator('textarea[name=setup]').fill(JSON.stringify(setup));
   if (seat != null) await c.locator('select[name=seat]').selectOption(String(seat));
   if (level) {
@@ -391,6 +397,21 @@ export async function matchUp(browser, srv, game, opts = {}, sizes = {}) {
   for (const p of [alice, bob, wendy]) await waitStatus(p.page, 'playing');
   await waitFor(async () => /1 watching/.test(await alice.page.locator('.spectators').textContent()), 'the spectator count');
   return { alice, bob, wendy, room, people: [alice, bob, wendy] };
+}
+
+// pageFetch sends a JSON request from p's page, as the page's own scripts
+// do: the session cookie (HttpOnly, which no script reads) and the Origin
+// go with it. It resolves with {status, body}.
+export async function pageFetch(p, method, path, body) {
+  return p.page.evaluate(async ([m, u, b]) => {
+    const init = { method: m, headers: {} };
+    if (b !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(b); }
+    const r = await fetch(u, init);
+    const text = await r.text();
+    let j = null;
+    try { j = JSON.parse(text); } catch { /* empty */ }
+    return { status: r.status, body: j };
+  }, [method, path, body]);
 }
 
 // watchFirstTorneioGame opens the first game listed on a tournament's page

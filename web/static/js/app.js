@@ -1,29 +1,52 @@
-// Tabuleiro's browser client: the header (name, language, theme, sound),
-// the router (the lobby at /, a room at /r/<room>, a finished game's page at
-// /g/<room>, a tournament at /t/<id>, a new one at /t/new) and the name
-// dialog.
-// Anyone can look at the lobby and watch at once: the server names guests,
-// and the name is asked for only when a guest first sits down (and then
-// only once; dismissing it plays on as the guest).
+// Tabuleiro's browser client: the header (name, sign in, language, theme,
+// sound), the router (the lobby at /, a room at /r/<room>, a finished
+// game's page at /g/<room>, a tournament at /t/<id>, a new one at /t/new,
+// the account at /account) and the name dialog.
+// Anyone can look at the lobby and play at once: the page is a guest the
+// server names (its session cookie), the name is asked for only when a
+// guest first sits down (and then only once; dismissing it plays on as
+// the guest), and making an account or signing in is one link away.
 import { h, $, store, icon } from './dom.js';
 import { Conn } from './ws.js';
 import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { prefs, applyTheme, THEMES } from './prefs.js';
 import * as sound from './sound.js';
-import { lobbyView } from './lobby.js';
-import { roomView } from './room.js';
-import { torneioView } from './torneio.js';
-import { torneioNewView } from './torneionew.js';
+
+// The pages, each loaded the first time it is shown, so that the first load
+// carries the header and the page asked for, not every page (web_test.go
+// weighs the first load of each page). A page is fn(main, env, ...args).
+const pages = {
+  lobby: () => import('./lobby.js').then((m) => (main, env) => m.lobbyView(main, env)),
+  room: () => import('./room.js').then((m) => (main, env, room, record) => m.roomView(main, room, { ...env, record })),
+  torneio: () => import('./torneio.js').then((m) => (main, env, id) => m.torneioView(main, id, env)),
+  torneioNew: () => import('./torneionew.js').then((m) => (main, env) => m.torneioNewView(main, env)),
+  account: () => import('./account.js').then((m) => (main, env) => m.accountView(main, { ...env, askName })),
+};
+
+// which is the page a path shows and its arguments: [page, ...args].
+function which(path) {
+  const m = path.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
+  if (m) return ['room', m[2], m[1] === 'g'];
+  if (path === '/t/new') return ['torneioNew'];
+  if (path === '/account') return ['account'];
+  const tm = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
+  if (tm) return ['torneio', tm[1]];
+  return ['lobby'];
+}
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
 
 // ---------- name ----------
 function showMe() {
-  const name = (conn.player && conn.player.name) || store.name;
+  const account = !!(conn.me && conn.me.account);
+  const name = (conn.player && conn.player.name) || (conn.me && conn.me.name) || (account ? '' : store.name);
   $('#me-name').textContent = name || '';
   $('#me').hidden = !name;
+  $('#me').dataset.account = account ? '1' : '';
+  $('#me').title = t(account ? 'account.title' : 'name.change');
+  $('#account-link').hidden = account;
 }
 
 // askName opens the name dialog and resolves when it closes: with the new
@@ -68,18 +91,26 @@ function navigate(url) {
   if (location.pathname + location.search !== url) history.pushState(null, '', url);
   route();
 }
-function route() {
+let routed = 0; // counts route() calls: a page that loads after a later call is not shown
+async function route() {
+  const n = ++routed;
   if (current && current.destroy) current.destroy();
   current = null;
-  const m = location.pathname.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   const main = $('#main');
-  main.replaceChildren();
+  main.replaceChildren(h('p', { class: 'loading' }, t('common.loading')));
   const env = { conn, navigate, ensureNamed };
-  const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
-  if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
-  else if (location.pathname === '/t/new') current = torneioNewView(main, env);
-  else if (tm) current = torneioView(main, tm[1], env);
-  else current = lobbyView(main, env);
+  const [page, ...args] = which(location.pathname);
+  let view;
+  try {
+    view = await pages[page]();
+  } catch {
+    // The module did not come (offline, a new deployment): a reload fetches it again.
+    if (n === routed) main.replaceChildren(h('p', { class: 'empty' }, t('common.notLoaded')));
+    return;
+  }
+  if (n !== routed) return;
+  main.replaceChildren();
+  current = view(main, env, ...args);
 }
 document.addEventListener('click', (e) => {
   const a = e.target.closest && e.target.closest('a[data-nav]');
@@ -115,8 +146,10 @@ function headerControls() {
   };
   snd.addEventListener('click', () => { prefs.sound = !prefs.sound; paintSound(); });
 
-  $('#me').addEventListener('click', () => askName());
-  i18n.onChange(() => { paintTheme(); paintSound(); sel.value = i18n.current(); if (current && current.relabel) current.relabel(); });
+  // A guest's name changes in the dialog; an account's is its sign-in
+  // name: the button opens its page.
+  $('#me').addEventListener('click', () => (conn.me && conn.me.account ? navigate('/account') : askName()));
+  i18n.onChange(() => { paintTheme(); paintSound(); showMe(); sel.value = i18n.current(); if (current && current.relabel) current.relabel(); });
   paintTheme(); paintSound();
 }
 
@@ -124,6 +157,7 @@ function headerControls() {
 conn.on('down', () => { $('#conn-bar').hidden = false; document.body.classList.add('offline'); });
 conn.on('up', () => { $('#conn-bar').hidden = true; document.body.classList.remove('offline'); showMe(); });
 conn.on('renamed', showMe);
+conn.on('me', showMe);
 
 (async function start() {
   applyTheme();

@@ -3,7 +3,7 @@
 // few seconds while the lobby is shown); one tap starts a game against one
 // (POST /api/bots/{id}/challenge), and the page joins the new room as it
 // joins any of its own.
-import { h, store } from './dom.js';
+import { h } from './dom.js';
 import { t } from './i18n.js';
 import { games, gameName, variantShort, seats } from './labels.js';
 
@@ -39,7 +39,7 @@ export function botsSection({ navigate, ensureNamed, say }) {
       try {
         const rep = await fetch(`/api/bots/${encodeURIComponent(b.id)}/challenge`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${store.token}` },
+          headers: { 'Content-Type': 'application/json' }, // the session cookie says who
           body: JSON.stringify({ game, variant, seat: 'random' }),
         });
         const j = await rep.json().catch(() => ({}));

@@ -32,6 +32,7 @@ export function boardView(ctx, { onPass }) {
   // What a renderer may ask of the page.
   const rctx = {
     t, explain, play: ctx.play, setPass: onPass,
+    toggle: (point) => ctx.send('room.score.toggle', { point }),
     blocked: () => { const m = ctx.model(), b = M.blocked(m, ctx.conn.ready); return b ? why(m, b) : ''; },
   };
 

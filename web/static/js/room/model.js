@@ -27,6 +27,8 @@
 //   resync          the connection came back: the next room.state is whole whatever its seq
 //   saved           what sessionStorage kept of this room ({seq, moves, positions}), used by the first state
 
+import { adjourned as adjournedGame } from '../presence.js';
+
 export const MAX_CHAT = 500;
 
 // init is the model of room before anything came.
@@ -256,6 +258,7 @@ const ERRORS = {
   'room.chat': 'err.chat', 'room.chat.mute': 'err.chat', 'room.chat.spectators': 'err.chat',
   'room.abort': 'err.rules', 'room.draw.offer': 'err.rules', 'room.draw.accept': 'err.rules', 'room.draw.decline': 'err.rules',
   'room.takeback.ask': 'err.rules', 'room.takeback.accept': 'err.rules', 'room.takeback.decline': 'err.rules',
+  'room.score.toggle': 'err.score', 'room.score.accept': 'err.score',
 };
 
 function onError(m, e) {
@@ -315,13 +318,27 @@ export function players(m) {
   return out;
 }
 
+// adjourned: to a visitor, a live game none of whose players is here
+// (presence.js; the lobby leaves it out of its live games).
+export const adjourned = (m) => live(m) && !isPlayer(m) && adjournedGame(m.st);
+
 // freeSeat: a seat someone may still take.
 export const freeSeat = (m) => !!m.st && m.st.status !== 'finished' && seatCount(m) > 1 &&
   (m.st.players || []).filter(seated).length < seatCount(m);
 // joinable: the join panel shows (a visitor, a free seat).
 export const joinable = (m) => live(m) && m.joined && !isPlayer(m) && freeSeat(m);
-// interactive: the board takes moves from this page.
-export const interactive = (m) => m.cursor == null && isPlayer(m) && !!m.st && m.st.status === 'playing';
+// interactive: the board takes moves (and go's dead-stone marks) from this page.
+export const interactive = (m) => m.cursor == null && isPlayer(m) && !!m.st && /^(playing|scoring)$/.test(m.st.status);
+
+// scoring is go's stone-removal phase (docs/protocol.md), null outside it:
+// the dead stones, who accepted, whether I did, whether I may resume (the
+// seat in turn), and scoreBy (Unix ms, null without a clock).
+export function scoring(m) {
+  const st = m.st;
+  if (!st || st.status !== 'scoring' || m.cursor != null) return null;
+  const accepted = st.accepted || [];
+  return { dead: st.dead || [], accepted, mine: accepted.includes(m.seat) && isPlayer(m), resume: mine(m, st.turn), by: st.scoreBy ?? null };
+}
 
 // blocked says why a move cannot be played now ({key, seat?}), null when
 // it can; online is whether the connection is up.

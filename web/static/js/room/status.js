@@ -32,7 +32,7 @@ export function statusView() {
       winner: r.winner != null ? who(m, r.winner) : '', loser: r.loser != null ? who(m, r.loser) : '',
       k: about(st.game).lineLength(st.variant),
       black: sc.black != null ? num(sc.black) : '', white: sc.white != null ? num(sc.white) : '',
-      s0: sc[0] != null ? num(sc[0]) : '',
+      s0: sc[0] != null ? num(sc[0]) : '', komi: num(st.komi ?? 0.5),
     };
     // The winner's score first ("higher score, 2,480 to 1,912").
     if (r.scores) { p.ws = num(r.scores[0]); p.ls = num(r.scores[1]); }
@@ -42,7 +42,8 @@ export function statusView() {
     else if (r.winner == null) headText = t('result.draw');
     else if (r.you) headText = t('result.youWin');
     else headText = t('result.wins', { winner: p.winner });
-    return { head: headText, why: tOr(`reason.${st.game}.${r.reason}`, reasonText(r.reason, p), p) };
+    const why = tOr(`reason.${st.game}.${r.reason}`, reasonText(r.reason, p), p);
+    return { head: headText, why: st.komi != null ? tOr(`reason.${st.game}.${r.reason}.komi`, why, p) : why };
   }
 
   function render(m) {
@@ -59,6 +60,12 @@ export function statusView() {
     }
     document.title = `${gameName(st.game)} — Tabuleiro`;
     if (st.status === 'waiting') { status.textContent = t('status.waiting'); return; }
+    if (st.status === 'scoring') {
+      status.classList.add('scoring');
+      status.textContent = t('status.scoring');
+      return;
+    }
+    if (M.adjourned(m)) { status.textContent = t('status.adjourned'); return; }
     if (st.turn == null) { status.textContent = M.isPlayer(m) ? t('status.racePlayer') : t('status.race'); return; }
     const p = M.playerAt(m, st.turn);
     if (M.mine(m, st.turn)) {
