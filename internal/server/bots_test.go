@@ -30,7 +30,6 @@ var botVariant = map[string]string{"orbito": "2", "morris": "3", "go": "9", "204
 // number of plies it resigns, which is a loss) against every bot level of
 // every game, to the end.
 func TestHumanAgainstEveryBotLevel(t *testing.T) {
-	t.Parallel()
 	think := 300 * time.Millisecond // the strong levels' time a move
 	if testing.Short() {
 		think = 100 * time.Millisecond
@@ -43,10 +42,11 @@ func TestHumanAgainstEveryBotLevel(t *testing.T) {
 	}
 	for gi, g := range cat.Games {
 		for li, l := range g.Levels {
-			// One game at a time: in 2048's race the bot moves as fast as it
-			// can, without waiting for the human, and this client must
-			// read every frame of it (with other games beside it, it fell
-			// behind and the server dropped it, 1013).
+			// One game at a time, and not beside the other tests: in
+			// 2048's race the bot moves as fast as it can, without waiting
+			// for the human, and this client must read every frame of it
+			// (with other games beside it, it fell behind and the server
+			// dropped it, 1013).
 			t.Run(g.ID+"/"+l.ID, func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(gi), uint64(li)))
 				h := s.Hello(t, "human", "")
