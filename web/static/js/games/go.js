@@ -84,10 +84,13 @@ export function create(ctx) {
   cancelBtn.addEventListener('click', () => select(null));
 
   function activate(r, c) {
-    const why = ctx.blocked();
+    const pm = ctx.premove;
+    if (pm.pending()) return pm.cancel();
+    const pre = pm.allowed(), why = pre ? '' : ctx.blocked();
     if (why) return ctx.explain(why);
     const m = coord(r, c);
     if (state.board[r][c] !== '.') return ctx.explain(t('why.go.taken', { cell: m }));
+    if (pre) return pm.set(m); // no confirm step: a premove shows, and a click cancels it
     if (!legal.includes(m)) return ctx.explain(t('why.go.illegal', { cell: m }));
     if (confirming() && selected !== m) return select(m);
     select(null);
@@ -105,9 +108,9 @@ export function create(ctx) {
       if (ch !== '.') {
         kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: ch === 'X' ? 'stone black' : 'stone white' }));
         if (lm === m) kids.push(s('rect', { x: P(c) - 7, y: P(r) - 7, width: 14, height: 14, class: ch === 'X' ? 'last-mark on-black' : 'last-mark on-white' }));
-      } else if (selected === m) {
+      } else if (selected === m || (opts && opts.premove === m)) {
         kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ghost ${opts && opts.seat === 1 ? 'white' : 'black'}` }),
-          s('circle', { cx: P(c), cy: P(r), r: S * 0.52, class: 'select-ring' }));
+          s('circle', { cx: P(c), cy: P(r), r: S * 0.52, class: selected === m ? 'select-ring' : 'premove-ring' }));
       }
       // Area at the end: a square on each point a side owns without a stone of its own.
       if ((own === 'X' || own === 'O') && ch !== own) {
@@ -115,8 +118,9 @@ export function create(ctx) {
       }
       slot.replaceChildren(...kids);
       cells[r][c].classList.toggle('legal', legal.includes(m));
+      cells[r][c].classList.toggle('premove', !!opts && opts.premove === m);
       cells[r][c].setAttribute('aria-label', [m, stoneWord(t, ch, 'go'), lm === m ? t('cell.last') : '',
-        selected === m ? t('cell.selected') : '',
+        selected === m ? t('cell.selected') : '', opts && opts.premove === m && ch === '.' ? t('cell.premove') : '',
         own === 'X' ? t('cell.areaBlack') : own === 'O' ? t('cell.areaWhite') : ''].filter(Boolean).join(', '));
     }
   }
@@ -135,8 +139,13 @@ export function create(ctx) {
     const plus = caps.known ? '' : '+';
     const lm = st.lastMove && st.lastMove.move;
     const area = Array.isArray(st.area);
+    // The live count says so; a past position of a finished game says the
+    // game's final score, not a live one.
+    const fin = opts.final && opts.final.score ? opts.final.score : null;
+    const score = area || st.status === 'finished' ? ['go.scoreFinal', sc]
+      : opts.replay && fin ? ['go.scoreFinal', fin] : opts.replay ? ['go.scoreAt', sc] : ['go.score', sc];
     put(info,
-      h('div', { class: 'score-line' }, t(area || st.status === 'finished' ? 'go.scoreFinal' : 'go.score', { black: sc.black ?? '–', white: sc.white ?? '–' })),
+      h('div', { class: 'score-line' }, t(score[0], { black: score[1].black ?? '–', white: score[1].white ?? '–' })),
       h('div', { class: 'caps-line' }, t('go.caps', { black: `${caps.black}${plus}`, white: `${caps.white}${plus}` })),
       h('div', { class: 'last-line' }, lm ? t('go.last', { who: t(st.lastMove.seat === 0 ? 'go.black' : 'go.white'), move: lm === 'pass' ? t('move.pass') : lm }) : t('go.noMove')),
       area ? h('div', { class: 'area-key' }, t('go.areaKey')) : null,
