@@ -1,10 +1,12 @@
-// Tabuleiro's browser client: the header (name, language, theme, sound),
-// the router (the lobby at /, a room at /r/<room>, a finished game's page at
-// /g/<room>, a tournament at /t/<id>) and the name dialog.
+// Tabuleiro's browser client: the header (my games, name, language, theme,
+// sound), the router (the lobby at /, a room at /r/<room>, a finished
+// game's page at /g/<room>, my finished games at /games, a tournament at
+// /t/<id>) and the name dialog.
 // Anyone can look at the lobby and watch at once: the server names guests,
 // and the name is asked for only when a guest first sits down (and then
 // only once; dismissing it plays on as the guest).
-import { h, $, store, icon } from './dom.js';
+import { h, $, store, icon, wholeNames } from './dom.js';
+import { personName, isGuestName } from './labels.js';
 import { Conn } from './ws.js';
 import * as i18n from './i18n.js';
 import { t } from './i18n.js';
@@ -13,14 +15,16 @@ import * as sound from './sound.js';
 import { lobbyView } from './lobby.js';
 import { roomView } from './room.js';
 import { torneioView } from './torneio.js';
+import { myGamesView } from './mygames.js';
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
 
 // ---------- name ----------
 function showMe() {
-  const name = (conn.player && conn.player.name) || store.name;
+  const name = personName((conn.player && conn.player.name) || store.name);
   $('#me-name').textContent = name || '';
+  $('#me-name').title = name || '';
   $('#me').hidden = !name;
 }
 
@@ -31,7 +35,11 @@ function askName({ sitting = false } = {}) {
   const dlg = $('#name-dialog'), form = $('#name-form'), input = $('#name-input');
   $('#name-title').textContent = t(sitting ? 'name.sitTitle' : 'name.title');
   $('#name-text').textContent = t(sitting ? 'name.sitText' : 'name.text');
-  input.value = (conn.player && conn.player.name) || store.name || '';
+  // A guest's default name shows in the page's language; saved as it
+  // is, it stays the server's key (labels.js, personName).
+  const given = (conn.player && conn.player.name) || store.name || '';
+  const shown = isGuestName(given) ? personName(given) : given;
+  input.value = shown;
   return new Promise((resolve) => {
     let done = false;
     const finish = async (name) => {
@@ -42,7 +50,7 @@ function askName({ sitting = false } = {}) {
       $('#name-skip').removeEventListener('click', onSkip);
       if (dlg.open) dlg.close();
       store.asked = true;
-      if (name && (!conn.player || name !== conn.player.name)) {
+      if (name && name !== shown && (!conn.player || name !== conn.player.name)) {
         try { await conn.rename(name); } catch { store.name = name; }
       }
       showMe();
@@ -72,10 +80,12 @@ function route() {
   const m = location.pathname.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   const main = $('#main');
   main.replaceChildren();
+  $('.nav-games').toggleAttribute('aria-current', location.pathname === '/games');
   const env = { conn, navigate, ensureNamed };
   const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
   else if (tm) current = torneioView(main, tm[1], env);
+  else if (location.pathname === '/games') current = myGamesView(main, env);
   else current = lobbyView(main, env);
 }
 document.addEventListener('click', (e) => {
@@ -113,7 +123,7 @@ function headerControls() {
   snd.addEventListener('click', () => { prefs.sound = !prefs.sound; paintSound(); });
 
   $('#me').addEventListener('click', () => askName());
-  i18n.onChange(() => { paintTheme(); paintSound(); sel.value = i18n.current(); if (current && current.relabel) current.relabel(); });
+  i18n.onChange(() => { paintTheme(); paintSound(); showMe(); sel.value = i18n.current(); if (current && current.relabel) current.relabel(); });
   paintTheme(); paintSound();
 }
 
@@ -124,6 +134,7 @@ conn.on('renamed', showMe);
 
 (async function start() {
   applyTheme();
+  wholeNames();
   try { await i18n.load(i18n.pick()); } catch { /* the page's English words stay */ }
   headerControls();
   sound.fetchAll();

@@ -5,7 +5,7 @@ import { h, store } from './dom.js';
 import { t, num, localize } from './i18n.js';
 import {
   loadCatalog, games, gameName, gameTagline, gameRules, variantName, variantShort, seats, seatLabel,
-  levelName, levelDescription, levelStrength, playerName,
+  levelName, levelDescription, levelStrength, playerName, CLOCKS, clockLabel, clockSpec,
 } from './labels.js';
 import { tOr } from './i18n.js';
 import * as mini from './mini.js';
@@ -13,7 +13,6 @@ import { about } from './games/index.js';
 import { botsSection } from './bots.js';
 import { torneiosSection } from './torneio.js';
 
-const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
 // Live games shown with a small board (each followed "as": "watcher", which
 // the room does not count among its spectators).
 const PREVIEWS = 6;
@@ -23,12 +22,6 @@ function loadChoice(g) {
   try { return JSON.parse(localStorage.getItem(prefsKey(g)) || '{}') || {}; } catch { return {}; }
 }
 function saveChoice(g, v) { try { localStorage.setItem(prefsKey(g), JSON.stringify(v)); } catch { /* private mode */ } }
-
-export function clockLabel(v) {
-  if (!v) return t('clock.none');
-  const [b, i] = v.split('+').map(Number);
-  return t('clock.fmt', { min: b / 60, inc: i });
-}
 
 export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const offs = [];
@@ -42,7 +35,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
   const myList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'my-h' });
   const mySection = h('section', { class: 'my-games', 'aria-labelledby': 'my-h', hidden: true },
-    h('h2', { id: 'my-h', 'data-i18n': 'lobby.myGames' }, t('lobby.myGames')), myList);
+    h('h2', { id: 'my-h', 'data-i18n': 'lobby.myGames' }, t('lobby.myGames')), myList,
+    h('a', { href: '/games', 'data-nav': '', class: 'all-games', 'data-i18n': 'lobby.allMyGames' }, t('lobby.allMyGames')));
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
@@ -76,7 +70,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const id = conn.player && conn.player.id;
     if (!id) return;
     const headers = store.token ? { Authorization: `Bearer ${store.token}` } : {};
-    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=10`, { headers }).then((r) => (r.ok ? r.json() : null)).then((j) => {
+    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=5`, { headers }).then((r) => (r.ok ? r.json() : null)).then((j) => {
       if (!j) return;
       myFor = id;
       myGames = Array.isArray(j.records) ? j.records : [];
@@ -216,7 +210,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const timed = () => nSeats() === 2 && about(g.id).clock;
     const opts = () => {
       const o = { game: g.id, variant: choice.variant };
-      if (choice.clock && timed()) { const [b, i] = choice.clock.split('+').map(Number); o.clock = { base: b, increment: i }; }
+      if (choice.clock && timed()) o.clock = clockSpec(choice.clock);
       if (priv.checked) o.private = true;
       if (setup.value.trim()) {
         try { o.setup = JSON.parse(setup.value); } catch { say(t('lobby.badSetup')); return null; }
