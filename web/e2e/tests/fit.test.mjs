@@ -46,21 +46,29 @@ async function everywhere(p, name, { boards = true, extra, prepare } = {}) {
 
 test('the lobby, a room with a clock and a long name, its review and My games fit at 320 px, on a phone and a desktop', async () => {
   const p = await person(browser, srv.url, LONG, { viewport: NARROW });
-  // The lobby, with a card's computer levels and another's rules open
-  // (the longest texts).
-  await everywhere(p, 'lobby', {
+  // Go against the Basic computer with a clock, on the narrowest phone.
+  const room = await createRoom(p, 'go', { variant: '9', opponent: 'bot', level: 'basico', clock: '300+3', seat: 0 });
+  await waitStatus(p.page, 'playing');
+
+  // The lobby, with that game among the live ones (the long name on its
+  // card) and a card's computer levels and another's rules open (the
+  // longest texts).
+  const v = await person(browser, srv.url, 'Vi', { viewport: NARROW });
+  await v.page.locator(`.live-card[data-room="${room}"] .pn`).first().waitFor();
+  await everywhere(v, 'lobby', {
     boards: false,
     prepare: async () => {
       for (const sel of ['.game-card[data-game="go"] details.levels', '.game-card[data-game="queens"] details.more']) {
-        if (!(await p.page.locator(`${sel}[open]`).count())) await p.page.locator(`${sel} > summary`).click();
+        if (!(await v.page.locator(`${sel}[open]`).count())) await v.page.locator(`${sel} > summary`).click();
       }
     },
+    extra: async () => {
+      const names = v.page.locator(`.live-card[data-room="${room}"] .pn`);
+      assert.equal(await names.first().getAttribute('title'), LONG);
+    },
   });
-
-  // Go against the Basic computer with a clock, on the narrowest phone.
-  await p.page.setViewportSize(NARROW);
-  const room = await createRoom(p, 'go', { variant: '9', opponent: 'bot', level: 'basico', clock: '300+3', seat: 0 });
-  await waitStatus(p.page, 'playing');
+  noErrors([v]);
+  await closeAll(v);
   const me = p.page.locator('.player .tag.you').locator('xpath=ancestor::li[1]').locator('.pname');
   const bot = p.page.locator('.player:not(:has(.tag.you)) .pname');
   await everywhere(p, 'room-clock', {

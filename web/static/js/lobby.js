@@ -1,8 +1,8 @@
 // The lobby: live games first (small live boards, one tap to watch or to
 // take a free seat), then one card per game with one-tap play (quick match,
 // the computer, a friend) on defaults the player can change and remembers.
-import { h, store } from './dom.js';
-import { t, num, localize } from './i18n.js';
+import { h, store, nameTag } from './dom.js';
+import { t, tNodes, num, localize } from './i18n.js';
 import {
   loadCatalog, games, gameName, gameTagline, gameRules, variantName, variantShort, seats, seatLabel,
   levelName, levelDescription, levelStrength, playerName, CLOCKS, clockLabel, clockSpec,
@@ -25,6 +25,8 @@ function saveChoice(g, v) { try { localStorage.setItem(prefsKey(g), JSON.stringi
 
 export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const offs = [];
+  // names puts each name in its box (a name never breaks mid-word).
+  const names = (list, sep = ', ') => h('span', {}, ...list.flatMap((n, i) => [i ? sep : '', nameTag('span', 'inline', n)]));
   const status = h('div', { class: 'queue-status', role: 'status', 'aria-live': 'polite' });
   const liveList = h('ul', { class: 'live-grid', 'aria-labelledby': 'live-h' });
   const liveEmpty = h('div', { class: 'live-empty' });
@@ -53,7 +55,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     mySection.hidden = !myGames.length;
     myList.replaceChildren(...myGames.map((g) => {
       const me = (g.players || []).find((p) => p.id === myFor);
-      const others = (g.players || []).filter((p) => p !== me).map((p) => playerName(g.game, p)).join(', ');
+      const others = (g.players || []).filter((p) => p !== me).map((p) => playerName(g.game, p));
       const res = g.result || {};
       const outcome = res.reason === 'aborted' ? t('lobby.myAborted')
         : res.winner == null ? t('result.draw')
@@ -61,7 +63,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       const title = `${gameName(g.game)} ${variantShort(g.game, g.variant)}`;
       return h('li', { class: 'my-game', dataset: { room: g.room } },
         h('a', { href: `/g/${g.room}`, 'data-nav': '' }, title),
-        ' ', h('span', { class: 'muted' }, others ? t('lobby.myAgainst', { players: others }) : ''),
+        ' ', others.length ? h('span', { class: 'muted' }, ...tNodes('lobby.myAgainst', { players: names(others) })) : '',
         ' · ', h('span', { class: 'my-outcome' }, outcome),
         ' · ', h('span', { class: 'muted' }, t('lobby.moveN', { n: g.moves || 0 })));
     }));
@@ -109,7 +111,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   }
   function liveCard(r) {
     const id = r.id || r.room;
-    const who = (r.players || []).filter((p) => p && (p.id || p.bot || p.name)).map((p) => playerName(r.game, p)).join(' – ');
+    const seated = (r.players || []).filter((p) => p && (p.id || p.bot || p.name)).map((p) => playerName(r.game, p));
+    const who = seated.join(' – ');
     const waiting = r.status === 'waiting';
     const title = `${gameName(r.game)} ${variantShort(r.game, r.variant)}`;
     const st = previews.get(id);
@@ -122,7 +125,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('div', { class: 'mini-host' }, board),
         h('div', { class: 'live-meta' },
           h('b', { class: 'live-title' }, title),
-          h('span', { class: 'players-cell' }, who || t('lobby.nobody')),
+          // One name a line, each in its box (two lines at most, never broken mid-word).
+          h('span', { class: 'players-cell' }, ...(seated.length ? seated.map((n) => nameTag('span', 'pn', n)) : [t('lobby.nobody')])),
           h('span', { class: 'live-sub' },
             waiting ? h('span', { class: 'badge' }, t('lobby.waitingBadge')) : t('lobby.watching', { n: r.spectators || 0 }),
             r.watch ? ` · ${t('lobby.botsOnly')}` : '',
