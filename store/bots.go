@@ -47,4 +47,14 @@ type Bots interface {
 	AddBot(ctx context.Context, owner string, b Bot, max int) error
 	// OwnerBots returns owner's bots, in no particular order.
 	OwnerBots(ctx context.Context, owner string) ([]Bot, error)
+	// SetBotOpen sets whether the bot account id is open to tournaments:
+	// whether anyone, not only its owner, may enter it in one. The
+	// setting is kept with the bot's identity (SavePlayer), lives and
+	// expires with it and survives a SavePlayer of it; ErrNotFound when
+	// no identity is kept under id. Its caller checks the owner.
+	SetBotOpen(ctx context.Context, id string, open bool) error
+	// BotsOpen returns which of ids (at most MaxNameLookups, one round
+	// trip) are bot accounts open to tournaments; the others are left
+	// out.
+	BotsOpen(ctx context.Context, ids []string) (map[string]bool, error)
 }

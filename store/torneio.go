@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -31,4 +32,30 @@ type Torneios interface {
 	// TorneioIDs returns up to limit ids of the kept tournaments, newest
 	// first (at most MaxTorneios).
 	TorneioIDs(ctx context.Context, limit int) ([]string, error)
+	// AnswerTorneio records who's answer to tournament id while it waits
+	// for its invitations (a word the tournament reads: "accept",
+	// "decline", "start"), replacing who's earlier one. The answers are
+	// written by any node and read by the one running the tournament;
+	// they expire after the idle-room TTL from the last one. The caller
+	// bounds who (the invited and the owner: at most MaxTorneioAnswers).
+	AnswerTorneio(ctx context.Context, id, who, answer string) error
+	// TorneioAnswers returns the answers to tournament id, by who; none
+	// is an empty map.
+	TorneioAnswers(ctx context.Context, id string) (map[string]string, error)
+}
+
+// MaxTorneioAnswers bounds the answers one tournament may have: its
+// entrants (torneio.MaxEntrants) and its owner, with room to spare.
+const MaxTorneioAnswers = 32
+
+// CheckTorneioAnswer is the argument check both stores' AnswerTorneio
+// make.
+func CheckTorneioAnswer(ctx context.Context, id, who, answer string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("answer torneio %s: %w", id, err)
+	}
+	if id == "" || who == "" || answer == "" {
+		return fmt.Errorf("answer torneio %q: empty id, player or answer", id)
+	}
+	return nil
 }

@@ -13,11 +13,12 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// run is the one goroutine that owns a tournament's state, cur: it starts
+// run is the one goroutine that owns a tournament's state, cur: while it
+// waits for its invitations it reads their answers (await); then it starts
 // games (at most Parallel at once), reads each running game's room from the
 // store every Poll until it is over, saves cur after every change and
-// publishes a copy of it. It returns when the tournament is finished and
-// saved, or when the Manager stops.
+// publishes a copy of it. It returns when the tournament is finished (or
+// cancelled) and saved, or when the Manager stops.
 func (m *Manager) run(l *live, start *View) {
 	defer m.wg.Done()
 	defer m.unregister(start.ID)
@@ -34,6 +35,9 @@ func (m *Manager) run(l *live, start *View) {
 		case <-ctx.Done():
 		}
 	}()
+	if cur.Status == StatusWaiting && !m.await(ctx, l, cur, tick.C) {
+		return
+	}
 	dirty := false
 	// made holds the rooms this goroutine has made or found, so that
 	// each is looked for in the store once (bounded by the games).
@@ -80,7 +84,7 @@ func (m *Manager) run(l *live, start *View) {
 		}
 		if cur.Status == StatusRunning && !slices.ContainsFunc(cur.Games, func(g Game) bool { return g.Status != GameFinished }) {
 			cur.Status = StatusFinished
-			now := time.Now().UTC().Truncate(time.Millisecond)
+			now := m.now()
 			cur.Finished = &now
 			dirty = true
 		}
@@ -116,6 +120,87 @@ func (m *Manager) run(l *live, start *View) {
 		case <-tick.C:
 		}
 	}
+}
+
+// await is run's phase while cur waits for its invitations: every tick,
+// and at once when Answer wakes it, it reads the answers from the store;
+// the tournament begins when every person answered, when the owner says
+// start, or at the deadline. It saves and publishes every change, and
+// reports whether cur now runs (false: cancelled, or the Manager stops).
+func (m *Manager) await(ctx context.Context, l *live, cur *View, tick <-chan time.Time) bool {
+	log := m.log.With(zap.String("torneio", cur.ID))
+	dirty := false
+	for {
+		if cur.Status == StatusWaiting {
+			actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			answers, err := m.ts.TorneioAnswers(actx, cur.ID)
+			cancel()
+			startNow := false
+			if err == nil {
+				var changed bool
+				changed, startNow = applyAnswers(cur, answers)
+				dirty = dirty || changed
+			} else if ctx.Err() == nil {
+				log.Warn("torneio answers", zap.Error(err))
+			}
+			pending := slices.ContainsFunc(cur.Entrants, func(e Entrant) bool { return e.Invite == InvitePending })
+			if now := m.now(); startNow || !pending || !now.Before(*cur.Deadline) {
+				begin(cur, now)
+				dirty = true
+			} else if dirty {
+				cur.Standings = Standings(cur.Entrants, cur.Games)
+			}
+		}
+		if dirty {
+			if err := m.save(ctx, cur); err != nil {
+				if ctx.Err() != nil {
+					return false
+				}
+				log.Warn("torneio save failed; retrying", zap.Error(err))
+			} else {
+				dirty = false
+				l.mu.Lock()
+				l.view = clone(cur)
+				l.mu.Unlock()
+				switch cur.Status {
+				case StatusRunning:
+					log.Info("torneio begins", zap.Int("entrants", len(cur.Entrants)), zap.Int("games", len(cur.Games)))
+					return true
+				case StatusCancelled:
+					log.Info("torneio cancelled: fewer than two entrants accepted")
+					return false
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick:
+		case <-l.wake:
+		}
+	}
+}
+
+// applyAnswers sets the invited people's Invite from the stored answers and
+// reports whether one changed, and whether the owner said start.
+func applyAnswers(v *View, answers map[string]string) (changed, start bool) {
+	for i := range v.Entrants {
+		e := &v.Entrants[i]
+		if e.Invite == "" {
+			continue
+		}
+		want := e.Invite
+		switch answers[e.Player] {
+		case AnswerAccept:
+			want = InviteAccepted
+		case AnswerDecline:
+			want = InviteDeclined
+		}
+		if e.Invite != want {
+			e.Invite, changed = want, true
+		}
+	}
+	return changed, answers[startKey] == AnswerStart
 }
 
 // ensureRoom creates g's room when it is not in the store yet.
@@ -211,6 +296,7 @@ func (m *Manager) abortedBy(ctx context.Context, room string) (int, bool) {
 func clone(v *View) *View {
 	c := *v
 	c.Entrants = slices.Clone(v.Entrants)
+	c.Withdrawn = slices.Clone(v.Withdrawn)
 	c.Partidas = slices.Clone(v.Partidas)
 	c.Standings = slices.Clone(v.Standings)
 	c.Games = slices.Clone(v.Games)

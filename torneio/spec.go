@@ -12,24 +12,48 @@
 package torneio
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"math"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // Limits of a tournament's spec.
 const (
 	// MaxEntrants bounds the entrants: 16 make 120 pairs.
 	MaxEntrants = 16
-	// MaxGames bounds the games of one tournament.
-	MaxGames = 2000
+	// MaxGames bounds the games of one tournament: a round robin of 16
+	// entrants, each first once against every other (240 games), or 8
+	// entrants four times (224). Parallel games at a time, a few minutes
+	// each with people: an afternoon, not a week.
+	MaxGames = 240
 	// MaxPartidas bounds the (variant, repetitions) items.
 	MaxPartidas = 8
 	// MaxRepetitions bounds one item's repetitions.
 	MaxRepetitions = 50
+	// DefaultWait, MinWait and MaxWait bound how long, in seconds, the
+	// invitations of a tournament wait for their answers (Spec.Wait).
+	DefaultWait = 300
+	MinWait     = 30
+	MaxWait     = 3600
+)
+
+// Invitation states of a person entrant (Entrant.Invite).
+const (
+	InvitePending  = "pending"
+	InviteAccepted = "accepted"
+	InviteDeclined = "declined"
+	// InviteExpired: no answer came before the start.
+	InviteExpired = "expired"
 )
 
 // Entrant is one player of a tournament: exactly one of Level (the server's
@@ -43,6 +67,10 @@ type Entrant struct {
 	// spec is ignored): a person's display name or a bot account's name
 	// (Config.Names), else its id; "bot <level>" for a level.
 	Name string `json:"name,omitempty"`
+	// Invite is a person's answer to the invitation (InvitePending,
+	// InviteAccepted...), filled by the Manager: the owner entering
+	// itself has accepted. Empty for levels and bots.
+	Invite string `json:"invite,omitempty"`
 }
 
 // PlayerID is the player id of a bot or person, "" for a level.
@@ -76,16 +104,11 @@ func (p Partida) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads the pair form ["variant", n].
 func (p *Partida) UnmarshalJSON(b []byte) error {
-	var raw []json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 2 {
-		return fmt.Errorf(`a partida is a pair ["variant", repetitions]`)
+	v, err := parsePartida(b)
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(raw[0], &p.Variant); err != nil {
-		return fmt.Errorf("a partida's variant is a string")
-	}
-	if err := json.Unmarshal(raw[1], &p.Repetitions); err != nil {
-		return fmt.Errorf("a partida's repetitions is a whole number")
-	}
+	*p = v
 	return nil
 }
 
@@ -98,6 +121,10 @@ type Spec struct {
 	// is what makes an absent entrant lose (on time, or by the abort of a
 	// game whose first move never came).
 	Clock *protocol.TimeControl `json:"clock,omitempty"`
+	// Wait is how many seconds the invitations wait for their answers
+	// before the tournament starts without the people who did not
+	// accept (0 is DefaultWait); it matters only when people are invited.
+	Wait int `json:"wait,omitempty"`
 }
 
 // DefaultClock is the time control of a tournament's games when its spec
@@ -105,25 +132,228 @@ type Spec struct {
 // seconds a move".
 var DefaultClock = protocol.TimeControl{Base: 60, Increment: 2}
 
-// ParseSpec decodes and checks a spec: a clear error for anything wrong.
+// specFields are the fields of a spec, in the order the errors name them.
+var specFields = []string{"game", "entrants", "partidas", "clock", "wait"}
+
+// Examples the errors show.
+const (
+	entrantsExample = `[{"level":"gulosa"}, {"bot":"bot.…"}, {"player":"p…"}]`
+	partidasExample = `[["tradicional", 1]]`
+)
+
+// ParseSpec decodes and checks a spec: for anything wrong, an error that
+// names the field in the API's own words (never a Go decoder's).
 func ParseSpec(cat *engine.Catalog, body []byte) (Spec, error) {
-	var s Spec
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return Spec{}, fmt.Errorf("bad torneio: %v", err)
+	fields, err := object(body)
+	if err != nil {
+		return Spec{}, fmt.Errorf(`a torneio is one JSON object {"game", "entrants", "partidas", "clock"?, "wait"?}: %v`, err)
 	}
-	if dec.More() {
-		return Spec{}, fmt.Errorf("bad torneio: data after the object")
+	for k := range fields {
+		if !slices.Contains(specFields, k) {
+			return Spec{}, fmt.Errorf("unknown field %q (the fields are %s)", k, strings.Join(specFields, ", "))
+		}
+	}
+	var s Spec
+	raw, ok := present(fields, "game")
+	if !ok {
+		return Spec{}, errors.New(`missing field "game": a game id of GET /api/games, such as "queens"`)
+	}
+	if err := json.Unmarshal(raw, &s.Game); err != nil {
+		return Spec{}, fmt.Errorf(`"game" is a game id such as "queens", not %s`, kind(raw))
+	}
+	raw, ok = present(fields, "entrants")
+	if !ok {
+		return Spec{}, fmt.Errorf(`missing field "entrants": a list of 2 to %d entrants, such as %s`, MaxEntrants, entrantsExample)
+	}
+	if s.Entrants, err = parseEntrants(raw); err != nil {
+		return Spec{}, err
+	}
+	raw, ok = present(fields, "partidas")
+	if !ok {
+		return Spec{}, fmt.Errorf(`missing field "partidas": a list of ["variant", repetitions] pairs, such as %s`, partidasExample)
+	}
+	if s.Partidas, err = parsePartidas(raw); err != nil {
+		return Spec{}, err
+	}
+	if raw, ok = present(fields, "clock"); ok {
+		tc, perr := protocol.ParseClock(raw)
+		if perr != nil {
+			return Spec{}, errors.New(perr.Msg)
+		}
+		s.Clock = tc
+	}
+	if raw, ok = present(fields, "wait"); ok {
+		n, ok := whole(raw)
+		if !ok || n < MinWait || n > MaxWait {
+			return Spec{}, fmt.Errorf(`"wait" is how many seconds the invitations wait for an answer, a whole number from %d to %d, not %s`, MinWait, MaxWait, shown(raw))
+		}
+		s.Wait = n
 	}
 	return s, s.Check(cat)
 }
 
-// Check validates the spec against the catalog.
+// object splits a JSON object into its fields; nothing may follow it.
+func object(body []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var fields map[string]json.RawMessage
+	if err := dec.Decode(&fields); err != nil {
+		var syn *json.SyntaxError
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil, errors.New("the body is empty")
+		case errors.As(err, &syn):
+			return nil, fmt.Errorf("the JSON is malformed at byte %d", syn.Offset)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, errors.New("the JSON ends early")
+		default:
+			return nil, fmt.Errorf("the body is %s", kind(bytes.TrimSpace(body)))
+		}
+	}
+	if fields == nil {
+		return nil, errors.New("the body is null")
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("something follows the object")
+	}
+	return fields, nil
+}
+
+// present returns field k unless it is absent or null.
+func present(fields map[string]json.RawMessage, k string) (json.RawMessage, bool) {
+	raw, ok := fields[k]
+	if !ok || string(raw) == "null" {
+		return nil, false
+	}
+	return raw, true
+}
+
+func parseEntrants(raw json.RawMessage) ([]Entrant, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf(`"entrants" is a list such as %s, not %s`, entrantsExample, kind(raw))
+	}
+	if len(items) > MaxEntrants {
+		return nil, fmt.Errorf("a torneio has 2 to %d entrants, not %d", MaxEntrants, len(items))
+	}
+	out := make([]Entrant, len(items))
+	for i, item := range items {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(item, &fields); err != nil || fields == nil {
+			return nil, fmt.Errorf(`entrant %d is an object such as {"level":"gulosa"}, {"bot":"bot.…"} or {"player":"p…"}, not %s`, i, kind(item))
+		}
+		for k, v := range fields {
+			var dst *string
+			switch k {
+			case "level":
+				dst = &out[i].Level
+			case "bot":
+				dst = &out[i].Bot
+			case "player":
+				dst = &out[i].Player
+			case "name": // shown by the server's own lookup, not taken
+				continue
+			default:
+				return nil, fmt.Errorf(`entrant %d: unknown field %q (give one of "level", "bot", "player")`, i, k)
+			}
+			if err := json.Unmarshal(v, dst); err != nil {
+				return nil, fmt.Errorf(`entrant %d: %q is a string, not %s`, i, k, kind(v))
+			}
+		}
+	}
+	return out, nil
+}
+
+func parsePartidas(raw json.RawMessage) ([]Partida, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf(`"partidas" is a list of ["variant", repetitions] pairs, such as %s, not %s`, partidasExample, kind(raw))
+	}
+	if len(items) > MaxPartidas {
+		return nil, fmt.Errorf("a torneio has 1 to %d partidas, not %d", MaxPartidas, len(items))
+	}
+	out := make([]Partida, len(items))
+	for i, item := range items {
+		p, err := parsePartida(item)
+		if err != nil {
+			return nil, fmt.Errorf("partida %d: %v", i, err)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+// parsePartida reads the pair ["variant", repetitions].
+func parsePartida(b []byte) (Partida, error) {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 2 {
+		return Partida{}, fmt.Errorf(`a partida is a pair ["variant", repetitions] such as ["tradicional", 1], not %s`, shown(b))
+	}
+	var p Partida
+	if err := json.Unmarshal(raw[0], &p.Variant); err != nil {
+		return Partida{}, fmt.Errorf("the variant is a string such as \"tradicional\", not %s", kind(raw[0]))
+	}
+	n, ok := whole(raw[1])
+	if !ok {
+		return Partida{}, fmt.Errorf("the repetitions are a whole number from 1 to %d, not %s", MaxRepetitions, shown(raw[1]))
+	}
+	p.Repetitions = n
+	return p, nil
+}
+
+// whole reads a JSON number that is a whole number of a sane size.
+func whole(raw json.RawMessage) (int, bool) {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || math.Abs(f) > 1e9 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// kind names the JSON type of raw, for an error: "a number", "an object".
+func kind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// shown is raw as the error quotes it: short values as they are, longer
+// ones by their kind.
+func shown(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && len(raw) <= 24 && utf8.Valid(raw) {
+		return string(raw)
+	}
+	return kind(raw)
+}
+
+// Check validates the spec against the catalog: the game, the entrants'
+// shape (their consent is the server's to check), the partidas, the
+// number of games, the clock and the wait.
 func (s *Spec) Check(cat *engine.Catalog) error {
 	g, ok := cat.Game(s.Game)
 	if !ok {
-		return fmt.Errorf("unknown game %q", s.Game)
+		var ids []string
+		for _, g := range cat.Infos() {
+			if slices.ContainsFunc(g.Variants, func(v engine.Variant) bool { return v.Seats == 2 }) {
+				ids = append(ids, g.ID)
+			}
+		}
+		return fmt.Errorf("unknown game %q (games: %s)", s.Game, strings.Join(ids, ", "))
 	}
 	info := g.Info()
 	if len(s.Entrants) < 2 || len(s.Entrants) > MaxEntrants {
@@ -148,10 +378,14 @@ func (s *Spec) Check(cat *engine.Catalog) error {
 			return fmt.Errorf("entrant %d: game %s has no level %q (levels: %s)", i, s.Game, e.Level, strings.Join(ids, ", "))
 		}
 		if id := e.PlayerID(); id != "" {
-			if len(id) > 64 {
+			switch {
+			case len(id) > 64:
 				return fmt.Errorf("entrant %d: player id too long", i)
-			}
-			if seen[id] {
+			case e.Bot != "" && !store.IsBotID(id):
+				return fmt.Errorf(`entrant %d: %q is not a bot account's id (those begin with %q); a person is {"player": id}`, i, id, store.BotIDPrefix)
+			case e.Player != "" && store.IsBotID(id):
+				return fmt.Errorf(`entrant %d: %q is a bot account: enter it as {"bot": %q}`, i, id, id)
+			case seen[id]:
 				return fmt.Errorf("entrant %d: player %s entered twice", i, id)
 			}
 			seen[id] = true
@@ -177,10 +411,13 @@ func (s *Spec) Check(cat *engine.Catalog) error {
 		}
 	}
 	if n := s.games(); n > MaxGames {
-		return fmt.Errorf("this torneio would have %d games; at most %d", n, MaxGames)
+		return fmt.Errorf("this torneio would have %d games; at most %d (each pair plays every partida's repetitions twice, once each first)", n, MaxGames)
 	}
 	if c := s.Clock; c != nil && (c.Base < 1 || c.Base > protocol.MaxClockBase || c.Increment < 0 || c.Increment > protocol.MaxClockIncrement) {
 		return fmt.Errorf("clock: base 1..%d s, increment 0..%d s", protocol.MaxClockBase, protocol.MaxClockIncrement)
+	}
+	if s.Wait != 0 && (s.Wait < MinWait || s.Wait > MaxWait) {
+		return fmt.Errorf("wait: %d to %d seconds, not %d", MinWait, MaxWait, s.Wait)
 	}
 	return nil
 }

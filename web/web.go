@@ -172,7 +172,7 @@ func setSecurityHeaders(w http.ResponseWriter) {
 
 // isRoomPath reports whether p is a page the client routes with a
 // plausible id: "/r/<room>" (a room), "/g/<room>" (a finished game's page)
-// or "/t/<id>" (a tournament).
+// or "/t/<id>" (a tournament; "/t/new" creates one).
 func isRoomPath(p string) bool {
 	id, ok := strings.CutPrefix(p, "/r/")
 	if !ok {

@@ -106,6 +106,8 @@ func (c *BotAPIConfig) defaults(h hub.Config) {
 func (s *Server) routeBots(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/bots", s.registerBot)
 	mux.HandleFunc("GET /api/bots", s.listBots)
+	mux.HandleFunc("GET /api/bots/mine", s.myBots)
+	mux.HandleFunc("PATCH /api/bots/{id}", s.setBot)
 	mux.HandleFunc("POST /api/bots/{id}/challenge", s.challengeBot)
 	mux.HandleFunc("GET /api/bot/account", s.botAccount)
 	mux.HandleFunc("GET /api/bot/stream/event", s.botEventStream)

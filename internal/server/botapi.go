@@ -49,6 +49,7 @@ type botHub struct {
 // botOnline is one bot's open streams.
 type botOnline struct {
 	name   string
+	open   bool        // open to tournaments (botopen.go)
 	events []*eventSub // oldest first
 	games  int
 }
@@ -86,6 +87,8 @@ type BotInfo struct {
 	Name string `json:"name"`
 	// Games is how many game streams the bot has open.
 	Games int `json:"games"`
+	// Open: its owner opened it to tournaments (botopen.go).
+	Open bool `json:"open,omitempty"`
 }
 
 // online lists the bots with an event stream open, by name.
@@ -94,7 +97,7 @@ func (b *botHub) online() []BotInfo {
 	out := make([]BotInfo, 0, len(b.bots))
 	for id, o := range b.bots {
 		if len(o.events) > 0 {
-			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games})
+			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games, Open: o.open})
 		}
 	}
 	b.mu.Unlock()
@@ -118,9 +121,20 @@ func (b *botHub) name(id string) (string, bool) {
 	return o.name, true
 }
 
+// setOpen records the bot's setting "open to tournaments" while it is
+// online.
+func (b *botHub) setOpen(id string, open bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o := b.bots[id]; o != nil {
+		o.open = open
+	}
+}
+
 // openEvents registers an event stream of the bot, closing its oldest past
-// EventStreamsPerBot; nil when MaxStreams are open.
-func (b *botHub) openEvents(p store.Player) *eventSub {
+// EventStreamsPerBot; nil when MaxStreams are open. open is the bot's
+// setting as the store has it.
+func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.streams >= b.cfg.MaxStreams {
@@ -131,7 +145,7 @@ func (b *botHub) openEvents(p store.Player) *eventSub {
 		o = &botOnline{}
 		b.bots[p.ID] = o
 	}
-	o.name = p.Name
+	o.name, o.open = p.Name, open
 	e := &eventSub{lines: make(chan []byte, eventQueue), kicked: make(chan struct{})}
 	o.events = append(o.events, e)
 	b.streams++
@@ -304,7 +318,7 @@ func (s *Server) botEventStream(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	e := s.bots.openEvents(p)
+	e := s.bots.openEvents(p, s.botOpen(r.Context(), p.ID))
 	if e == nil {
 		w.Header().Set("Retry-After", "5")
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "the server holds all the bot streams it can, try again later"))

@@ -24,14 +24,21 @@ func TestTorneioNames(t *testing.T) {
 	botID, botToken := s.RegisterBot(t, bia.Token, "Robozinho")
 	s.OpenStream(t, "/api/bot/stream/event", botToken)
 	waitBotOnline(t, s, botID, func() string { return "" })
+	// Bia lets anyone enter her bot in a tournament.
+	if got := s.Do(t, "PATCH", "/api/bots/"+botID, bia.Token, map[string]bool{"open": true}, nil); got != 200 {
+		t.Fatalf("PATCH /api/bots/{id} = %d", got)
+	}
 
 	body := `{"game":"queens","entrants":[{"player":"` + ana.Player.ID + `","name":"Impostor"},{"bot":"` + botID +
-		`"},{"level":"gulosa"},{"player":"` + bia.Player.ID + `"},{"player":"pnobody"}],"partidas":[["tradicional",1]]}`
+		`"},{"level":"gulosa"},{"player":"` + bia.Player.ID + `"}],"partidas":[["tradicional",1]]}`
 	var created struct{ ID string }
 	if got := postTorneio(t, s, ana.Token, body, &created); got != 201 || created.ID == "" {
 		t.Fatalf("POST /api/torneios = %d %+v", got, created)
 	}
-	want := []string{"Ana Lima", "Robozinho", "bot gulosa", "Bia", "pnobody"}
+	if got := s.Do(t, "POST", "/api/torneios/"+created.ID+"/accept", bia.Token, nil, nil); got != 200 {
+		t.Fatalf("Bia's accept = %d", got)
+	}
+	want := []string{"Ana Lima", "Robozinho", "bot gulosa", "Bia"}
 	var v torneio.View
 	if got := s.GetJSON(t, "/api/torneios/"+created.ID, &v); got != 200 {
 		t.Fatalf("GET = %d", got)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"time"
 
 	"go.uber.org/zap"
@@ -19,7 +20,9 @@ const MaxTorneioBody = 16 << 10
 
 // startTorneios makes the tournament manager when the store keeps
 // tournaments (both stores do), takes up the unfinished ones and routes the
-// API: POST /api/torneios, GET /api/torneios, GET /api/torneios/{id}.
+// API: POST /api/torneios, GET /api/torneios, GET /api/torneios/{id}, and
+// the answers to a tournament's invitations, POST
+// /api/torneios/{id}/accept, /decline and (its owner's) /start.
 func (s *Server) startTorneios(mux *http.ServeMux) {
 	tm, err := torneio.New(torneio.Config{Rooms: s.Rooms, Store: s.cfg.Store, Catalog: s.cfg.Catalog,
 		Log: s.log.Named("torneio"), Parallel: s.cfg.TorneioParallel, MaxLive: s.cfg.MaxTorneios, Names: s.playerNames})
@@ -39,6 +42,9 @@ func (s *Server) startTorneios(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/torneios", s.createTorneio)
 	mux.HandleFunc("GET /api/torneios", s.listTorneios)
 	mux.HandleFunc("GET /api/torneios/{id}", s.getTorneio)
+	mux.HandleFunc("POST /api/torneios/{id}/accept", s.answerTorneio(torneio.AnswerAccept))
+	mux.HandleFunc("POST /api/torneios/{id}/decline", s.answerTorneio(torneio.AnswerDecline))
+	mux.HandleFunc("POST /api/torneios/{id}/start", s.answerTorneio(torneio.AnswerStart))
 }
 
 // playerNames returns the display names of ids: a bot account's from the
@@ -79,6 +85,10 @@ func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if store.IsBotID(p.ID) {
+		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "a bot cannot create tournaments: use your own player token"))
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxTorneioBody+1))
 	if err != nil {
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "could not read the body"))
@@ -93,8 +103,15 @@ func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%v", err))
 		return
 	}
+	if status, perr := s.consent(r.Context(), p.ID, spec.Entrants); perr != nil {
+		s.httpError(w, status, perr)
+		return
+	}
 	id, err := s.Torneios.Start(r.Context(), p.ID, spec)
 	switch {
+	case errors.Is(err, torneio.ErrOwnerBusy):
+		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+		return
 	case errors.Is(err, torneio.ErrBusy):
 		w.Header().Set("Retry-After", "60")
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "%v", err))
@@ -105,6 +122,106 @@ func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]string{"id": id})
+}
+
+// consent checks that every entrant agreed to play for owner: a level; a
+// bot account of owner's, or one its owner opened to tournaments; a person
+// (invited: the tournament waits for the answer). An id the server does
+// not know is 400; a bot nobody let owner enter, 403. One lookup of each
+// kind, for every entrant at once.
+func (s *Server) consent(ctx context.Context, owner string, entrants []torneio.Entrant) (int, *protocol.Error) {
+	var ids, bots []string
+	for _, e := range entrants {
+		if id := e.PlayerID(); id != "" {
+			ids = append(ids, id)
+		}
+		if e.Bot != "" {
+			bots = append(bots, e.Bot)
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, loadTimeout)
+	defer cancel()
+	unavailable := func(what string, err error) (int, *protocol.Error) {
+		s.log.Warn("torneio consent", zap.String("lookup", what), zap.Error(err))
+		return http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not look up the entrants, try again")
+	}
+	pn, ok := s.cfg.Store.(store.PlayerNames)
+	botStore, okBots := s.cfg.Store.(store.Bots)
+	if !ok || !okBots {
+		return http.StatusNotImplemented, protocol.Errorf(protocol.CodeInternal, "this server's store cannot check who agreed to play")
+	}
+	known, err := pn.PlayerNames(ctx, ids)
+	if err != nil {
+		return unavailable("names", err)
+	}
+	for i, e := range entrants {
+		if id := e.PlayerID(); id != "" && !hasKey(known, id) {
+			if e.Bot != "" {
+				return http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "entrant %d: there is no bot account %q", i, id)
+			}
+			return http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "entrant %d: there is no player %q", i, id)
+		}
+	}
+	if len(bots) == 0 {
+		return 0, nil
+	}
+	mine, err := botStore.OwnerBots(ctx, owner)
+	if err != nil {
+		return unavailable("owner's bots", err)
+	}
+	open, err := botStore.BotsOpen(ctx, bots)
+	if err != nil {
+		return unavailable("bots open", err)
+	}
+	for i, e := range entrants {
+		if e.Bot == "" || open[e.Bot] || slices.ContainsFunc(mine, func(b store.Bot) bool { return b.ID == e.Bot }) {
+			continue
+		}
+		return http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden,
+			"entrant %d: bot %s (%s) is not yours, and its owner has not opened it to tournaments", i, e.Bot, known[e.Bot])
+	}
+	return 0, nil
+}
+
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// answerTorneio answers POST /api/torneios/{id}/accept, /decline and
+// /start: the caller's answer to the tournament's invitation, or its
+// owner's start before the deadline.
+func (s *Server) answerTorneio(answer string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, ok := s.bearer(w, r)
+		if !ok {
+			return
+		}
+		id := r.PathValue("id")
+		if len(id) > 64 {
+			id = id[:64]
+		}
+		err := s.Torneios.Answer(r.Context(), id, p.ID, answer)
+		switch {
+		case err == nil:
+			writeJSON(w, http.StatusOK, map[string]string{"id": id, "answer": answer})
+		case errors.Is(err, store.ErrNotFound):
+			s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeBadRequest, "no torneio %q", id))
+		case errors.Is(err, torneio.ErrNotWaiting):
+			s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+		case errors.Is(err, torneio.ErrNotInvited):
+			s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeNotAPlayer, "%v", err))
+		case errors.Is(err, torneio.ErrNotOwner):
+			s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "%v", err))
+		default:
+			s.log.Error("answer torneio", zap.String("torneio", id), zap.Error(err))
+			w.Header().Set("Retry-After", "2")
+			s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not record the answer, try again"))
+		}
+	}
 }
 
 func (s *Server) getTorneio(w http.ResponseWriter, r *http.Request) {

@@ -63,3 +63,49 @@ func (s *Store) OwnerBots(ctx context.Context, owner string) ([]store.Bot, error
 	}
 	return append([]store.Bot{}, l.bots...), nil
 }
+
+// guestLocked returns the live identity kept under player id, or nil. s.mu
+// is held.
+func (s *Store) guestLocked(id string, now time.Time) *guest {
+	hash, ok := s.tokenOf[id]
+	if !ok {
+		return nil
+	}
+	if g, ok := s.byToken[hash]; ok && now.Before(g.expires) && g.p.ID == id {
+		return g
+	}
+	return nil
+}
+
+// SetBotOpen implements store.Bots.
+func (s *Store) SetBotOpen(ctx context.Context, id string, open bool) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("set bot %s open: %w", id, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.guestLocked(id, now)
+	if g == nil {
+		return fmt.Errorf("set bot %s open: %w", id, store.ErrNotFound)
+	}
+	g.open = open
+	return nil
+}
+
+// BotsOpen implements store.Bots.
+func (s *Store) BotsOpen(ctx context.Context, ids []string) (map[string]bool, error) {
+	if err := store.CheckNameLookup(ctx, ids); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if g := s.guestLocked(id, now); g != nil && g.open && store.IsBotID(id) {
+			out[id] = true
+		}
+	}
+	return out, nil
+}

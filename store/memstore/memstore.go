@@ -73,6 +73,7 @@ type Store struct {
 	queues    map[string][]store.MatchEntry // quick-match queues (match.go)
 	bots      map[string]*botList           // owner id -> bot accounts (bots.go)
 	torneios  map[string]torneioEntry       // tournament id -> last save (torneio.go)
+	answers   map[string]*torneioAnswers    // tournament id -> answers to its invitations (torneio.go)
 	nextSweep time.Time
 }
 
@@ -93,10 +94,12 @@ type room struct {
 	expiresAt time.Time // retention after a finish, idle-room TTL after another save
 }
 
-// guest is an identity and when it expires unless renewed.
+// guest is an identity and when it expires unless renewed; open is a bot
+// account's setting (bots.go), kept with its identity.
 type guest struct {
 	p       store.Player
 	expires time.Time
+	open    bool
 }
 
 // roomSet is a player's unfinished rooms; it expires with the guest TTL
@@ -310,7 +313,11 @@ func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweepLocked(now)
-	s.byToken[p.TokenHash] = &guest{p: p, expires: now.Add(s.guestTTL)}
+	g := &guest{p: p, expires: now.Add(s.guestTTL)}
+	if old := s.byToken[p.TokenHash]; old != nil && old.p.ID == p.ID {
+		g.open = old.open // a rename keeps the settings
+	}
+	s.byToken[p.TokenHash] = g
 	s.tokenOf[p.ID] = p.TokenHash
 	return nil
 }

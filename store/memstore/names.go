@@ -16,11 +16,7 @@ func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]strin
 	defer s.mu.Unlock()
 	out := make(map[string]string, len(ids))
 	for _, id := range ids {
-		hash, ok := s.tokenOf[id]
-		if !ok {
-			continue
-		}
-		if g, ok := s.byToken[hash]; ok && now.Before(g.expires) && g.p.ID == id {
+		if g := s.guestLocked(id, now); g != nil {
 			out[id] = g.p.Name
 		}
 	}

@@ -2,6 +2,8 @@ package memstore
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -34,13 +36,18 @@ func (s *Store) SaveTorneio(_ context.Context, t store.Torneio) error {
 	return nil
 }
 
-// trimTorneios drops expired tournaments and, past store.MaxTorneios, the
-// oldest. s.mu is held.
+// trimTorneios drops expired tournaments and answers and, past
+// store.MaxTorneios, the oldest tournaments. s.mu is held.
 func (s *Store) trimTorneios() {
 	now := s.now()
 	for id, e := range s.torneios {
 		if !e.expiresAt.After(now) {
 			delete(s.torneios, id)
+		}
+	}
+	for id, a := range s.answers {
+		if !a.expiresAt.After(now) {
+			delete(s.answers, id)
 		}
 	}
 	if len(s.torneios) <= store.MaxTorneios {
@@ -91,4 +98,45 @@ func (s *Store) TorneioIDs(_ context.Context, limit int) ([]string, error) {
 		ids = ids[:limit]
 	}
 	return ids, nil
+}
+
+// torneioAnswers are the answers to one tournament's invitations.
+type torneioAnswers struct {
+	by        map[string]string
+	expiresAt time.Time // idle-room TTL after the last answer
+}
+
+// AnswerTorneio implements store.Torneios.
+func (s *Store) AnswerTorneio(ctx context.Context, id, who, answer string) error {
+	if err := store.CheckTorneioAnswer(ctx, id, who, answer); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trimTorneios()
+	if s.answers == nil {
+		s.answers = map[string]*torneioAnswers{}
+	}
+	a := s.answers[id]
+	if a == nil {
+		a = &torneioAnswers{by: map[string]string{}}
+		s.answers[id] = a
+	}
+	a.by[who] = answer
+	a.expiresAt = s.now().Add(s.roomTTL)
+	return nil
+}
+
+// TorneioAnswers implements store.Torneios.
+func (s *Store) TorneioAnswers(ctx context.Context, id string) (map[string]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("torneio %s answers: %w", id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.answers[id]
+	if a == nil || !a.expiresAt.After(s.now()) {
+		return map[string]string{}, nil
+	}
+	return maps.Clone(a.by), nil
 }

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
@@ -58,6 +59,64 @@ func (s *Store) OwnerBots(ctx context.Context, owner string) ([]store.Bot, error
 		var b store.Bot
 		if json.Unmarshal([]byte(v), &b) == nil {
 			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// setBotOpenScript: KEYS the bot's identity hash (PlayerKey); ARGV "1" to
+// open the bot, "0" to close it. Sets or removes the hash's field "open"
+// when the identity is there (returns 1), else changes nothing (0): a
+// field set on a missing key would make a hash with no expiry.
+var setBotOpenScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+if ARGV[1] == '1' then
+  redis.call('HSET', KEYS[1], 'open', '1')
+else
+  redis.call('HDEL', KEYS[1], 'open')
+end
+return 1
+`)
+
+// SetBotOpen implements store.Bots: the field "open" of the bot's identity
+// hash, which expires with it (SavePlayer writes only its own fields).
+func (s *Store) SetBotOpen(ctx context.Context, id string, open bool) error {
+	arg := "0"
+	if open {
+		arg = "1"
+	}
+	n, err := setBotOpenScript.Run(ctx, s.c, []string{s.PlayerKey(id)}, arg).Int()
+	if err != nil {
+		return fmt.Errorf("set bot %s open: %w", id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("set bot %s open: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// BotsOpen implements store.Bots in one pipeline.
+func (s *Store) BotsOpen(ctx context.Context, ids []string) (map[string]bool, error) {
+	if err := store.CheckNameLookup(ctx, ids); err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	pipe := s.c.Pipeline()
+	cmds := make([]*redis.StringCmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = pipe.HGet(ctx, s.PlayerKey(id), "open")
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("bots open: %w", err)
+	}
+	for i, id := range ids {
+		if cmds[i].Val() == "1" && store.IsBotID(id) {
+			out[id] = true
 		}
 	}
 	return out, nil

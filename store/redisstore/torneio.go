@@ -16,6 +16,10 @@ var _ store.Torneios = (*Store)(nil)
 // created).
 func (s *Store) TorneioKey(id string) string { return s.prefix + "torneio:" + id }
 
+// TorneioAnswersKey is the key of the answers to a tournament's
+// invitations: a hash, player id -> answer.
+func (s *Store) TorneioAnswersKey(id string) string { return s.prefix + "torneio:" + id + ":answers" }
+
 // TorneiosKey is the key of the tournament index, a sorted set of ids by
 // creation time (milliseconds), trimmed to store.MaxTorneios.
 func (s *Store) TorneiosKey() string { return s.prefix + "torneios" }
@@ -74,4 +78,30 @@ func (s *Store) TorneioIDs(ctx context.Context, limit int) ([]string, error) {
 		return nil, fmt.Errorf("torneio index: %w", err)
 	}
 	return ids, nil
+}
+
+// AnswerTorneio implements store.Torneios: the field and the hash's expiry
+// in one MULTI.
+func (s *Store) AnswerTorneio(ctx context.Context, id, who, answer string) error {
+	if err := store.CheckTorneioAnswer(ctx, id, who, answer); err != nil {
+		return err
+	}
+	key := s.TorneioAnswersKey(id)
+	if _, err := s.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, key, who, answer)
+		p.PExpire(ctx, key, s.roomTTL)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("answer torneio %s: %w", id, err)
+	}
+	return nil
+}
+
+// TorneioAnswers implements store.Torneios.
+func (s *Store) TorneioAnswers(ctx context.Context, id string) (map[string]string, error) {
+	m, err := s.c.HGetAll(ctx, s.TorneioAnswersKey(id)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("torneio %s answers: %w", id, err)
+	}
+	return m, nil
 }

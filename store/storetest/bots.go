@@ -93,3 +93,72 @@ func testPlayerNames(t *testing.T, s store.Store) {
 		t.Errorf("PlayerNames of %d ids: no error", store.MaxNameLookups+1)
 	}
 }
+
+// testBotsOpen checks a bot account's setting "open to tournaments": set on
+// a kept identity only, read back for many ids in one call, kept when the
+// identity is saved again (a rename), and cleared.
+func testBotsOpen(t *testing.T, s store.Store) {
+	b := as[store.Bots](t, s)
+	ctx := ctxT(t)
+	robo := store.Player{ID: store.BotID("hash-robo"), Name: "Robozinho", TokenHash: "hash-robo"}
+	zeca := store.Player{ID: store.BotID("hash-zeca"), Name: "Zeca", TokenHash: "hash-zeca"}
+	for _, p := range []store.Player{robo, zeca} {
+		if err := s.SavePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.SetBotOpen(ctx, store.BotID("hash-nobody"), true); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("SetBotOpen of an unknown bot: %v, want ErrNotFound", err)
+	}
+	if err := b.SetBotOpen(ctx, robo.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{robo.ID, zeca.ID, store.BotID("hash-nobody")}
+	if got, err := b.BotsOpen(ctx, ids); err != nil || fmt.Sprint(got) != fmt.Sprint(map[string]bool{robo.ID: true}) {
+		t.Fatalf("BotsOpen = %v, %v; want only %s", got, err, robo.ID)
+	}
+	// A rename saves the identity again: the setting stays.
+	if err := s.SavePlayer(ctx, store.Player{ID: robo.ID, Name: "Robozão", TokenHash: robo.TokenHash}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.PlayerByToken(ctx, robo.TokenHash); err != nil || got.Name != "Robozão" {
+		t.Fatalf("PlayerByToken after the setting = %+v, %v", got, err)
+	}
+	if got, err := b.BotsOpen(ctx, ids); err != nil || !got[robo.ID] {
+		t.Fatalf("after a rename BotsOpen = %v, %v; the setting was lost", got, err)
+	}
+	if err := b.SetBotOpen(ctx, robo.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.BotsOpen(ctx, ids); err != nil || len(got) != 0 {
+		t.Fatalf("after closing BotsOpen = %v, %v; want none", got, err)
+	}
+	if _, err := b.BotsOpen(ctx, make([]string, store.MaxNameLookups+1)); err == nil {
+		t.Errorf("BotsOpen of %d ids: no error", store.MaxNameLookups+1)
+	}
+}
+
+// testTorneioAnswers checks the answers to a tournament's invitations: a
+// later answer replaces an earlier one of the same player, tournaments
+// apart, none is an empty map.
+func testTorneioAnswers(t *testing.T, s store.Store) {
+	ts := as[store.Torneios](t, s)
+	ctx := ctxT(t)
+	if got, err := ts.TorneioAnswers(ctx, "tnone"); err != nil || got == nil || len(got) != 0 {
+		t.Fatalf("TorneioAnswers of none = %v, %v; want an empty map", got, err)
+	}
+	for _, a := range [][3]string{{"t1", "pana", "accept"}, {"t1", "pbia", "accept"}, {"t1", "pbia", "decline"}, {"t2", "pana", "start"}} {
+		if err := ts.AnswerTorneio(ctx, a[0], a[1], a[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := ts.TorneioAnswers(ctx, "t1"); err != nil || fmt.Sprint(got) != fmt.Sprint(map[string]string{"pana": "accept", "pbia": "decline"}) {
+		t.Fatalf("TorneioAnswers(t1) = %v, %v", got, err)
+	}
+	if got, err := ts.TorneioAnswers(ctx, "t2"); err != nil || fmt.Sprint(got) != fmt.Sprint(map[string]string{"pana": "start"}) {
+		t.Fatalf("TorneioAnswers(t2) = %v, %v", got, err)
+	}
+	if err := ts.AnswerTorneio(ctx, "t1", "", "accept"); err == nil {
+		t.Error("an answer of nobody was kept")
+	}
+}

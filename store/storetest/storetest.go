@@ -89,6 +89,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
 		{"PlayerNames", testPlayerNames},
+		{"BotsOpen", testBotsOpen},
+		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
 	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}

@@ -466,3 +466,15 @@ export async function assertTextFits(page, where) {
 
 // NARROW is the narrowest phone the page is made for (320 CSS pixels).
 export const NARROW = { width: 320, height: 640 };
+
+// watchFirstTorneioGame opens the first game listed on a tournament's page
+// (one click), checks its board is on screen and comes back to the page.
+export async function watchFirstTorneioGame(page, id) {
+  const first = page.locator('.torneio-games a').first();
+  await first.waitFor();
+  await first.click();
+  await page.waitForURL(/\/r\/[A-Za-z0-9_-]+\?watch=1$/);
+  await boardsOnScreen(page, 'a tournament game');
+  await page.goBack();
+  await page.waitForURL(`**/t/${id}`);
+}

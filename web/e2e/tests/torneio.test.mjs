@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, setLang, boardsOnScreen, shoot, assertContrast, PHONE, DESKTOP, LANGS,
+  startServer, launch, person, closeAll, noErrors, setLang, watchFirstTorneioGame, shoot, assertContrast, PHONE, DESKTOP, LANGS,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -51,13 +51,7 @@ test('a tournament: listed in the lobby while it runs, its page shows the standi
   await ana.page.locator('.standings tbody tr').first().waitFor();
 
   // Every game is one click from watching: the first one's room, board on screen.
-  const first = ana.page.locator('.torneio-games a').first();
-  await first.waitFor();
-  await first.click();
-  await ana.page.waitForURL(/\/r\/[A-Za-z0-9_-]+\?watch=1$/);
-  await boardsOnScreen(ana.page, 'a tournament game');
-  await ana.page.goBack();
-  await ana.page.waitForURL(`**/t/${id}`);
+  await watchFirstTorneioGame(ana.page, id);
 
   await ana.page.locator('.torneio-status[data-status="finished"]').waitFor({ timeout: 120000 });
   const v = await (await fetch(`${srv.url}/api/torneios/${id}`)).json();

@@ -1,7 +1,7 @@
 // Tabuleiro's browser client: the header (my games, name, language, theme,
 // sound), the router (the lobby at /, a room at /r/<room>, a finished
 // game's page at /g/<room>, my finished games at /games, a tournament at
-// /t/<id>) and the name dialog.
+// /t/<id>, a new one at /t/new) and the name dialog.
 // Anyone can look at the lobby and watch at once: the server names guests,
 // and the name is asked for only when a guest first sits down (and then
 // only once; dismissing it plays on as the guest).
@@ -15,7 +15,6 @@ import * as sound from './sound.js';
 import { lobbyView } from './lobby.js';
 import { roomView } from './room.js';
 import { torneioView } from './torneio.js';
-import { myGamesView } from './mygames.js';
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
@@ -74,6 +73,19 @@ function navigate(url) {
   if (location.pathname + location.search !== url) history.pushState(null, '', url);
   route();
 }
+// later loads the module of a page that is not the lobby or a room the
+// first time it is opened (it is not in the first load: web_test.go), and
+// makes its view; until then, and if the page is left before, it stands in.
+function later(load, name, main, env) {
+  let view = null, gone = false;
+  load().then((mod) => { if (!gone) view = mod[name](main, env); })
+    .catch(() => { if (!gone) main.replaceChildren(h('p', { class: 'error' }, t('common.offline'))); });
+  return {
+    relabel() { if (view && view.relabel) view.relabel(); },
+    destroy() { gone = true; if (view && view.destroy) view.destroy(); },
+  };
+}
+
 function route() {
   if (current && current.destroy) current.destroy();
   current = null;
@@ -84,8 +96,9 @@ function route() {
   const env = { conn, navigate, ensureNamed };
   const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
+  else if (location.pathname === '/t/new') current = later(() => import('./torneionew.js'), 'torneioNewView', main, env);
   else if (tm) current = torneioView(main, tm[1], env);
-  else if (location.pathname === '/games') current = myGamesView(main, env);
+  else if (location.pathname === '/games') current = later(() => import('./mygames.js'), 'myGamesView', main, env);
   else current = lobbyView(main, env);
 }
 document.addEventListener('click', (e) => {

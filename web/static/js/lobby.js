@@ -32,7 +32,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const liveEmpty = h('div', { class: 'live-empty' });
   const liveMore = h('button', { type: 'button', class: 'link live-more', hidden: true });
   const liveCount = h('span', { class: 'count muted' });
-  const torneios = torneiosSection();
+  const torneios = torneiosSection({ conn });
   const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
   const myList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'my-h' });
@@ -42,8 +42,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
-      liveList, liveEmpty, liveMore, botList.el),
-    torneios.el,
+      liveList, liveEmpty, liveMore, botList.el, torneios.el),
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
       status, cards),
