@@ -26,7 +26,7 @@ function saveChoice(g, v) { try { localStorage.setItem(prefsKey(g), JSON.stringi
 export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const offs = [];
   // names puts each name in its box (a name never breaks mid-word).
-  const names = (list, sep = ', ') => h('span', {}, ...list.flatMap((n, i) => [i ? sep : '', nameTag('span', 'inline', n)]));
+  const names = (list, sep = ', ') => h('span', {}, ...list.flatMap((n, i) => [i ? sep : '', nameTag('span', 'inline pn', n)]));
   const status = h('div', { class: 'queue-status', role: 'status', 'aria-live': 'polite' });
   const liveList = h('ul', { class: 'live-grid', 'aria-labelledby': 'live-h' });
   const liveEmpty = h('div', { class: 'live-empty' });
@@ -124,8 +124,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('div', { class: 'mini-host' }, board),
         h('div', { class: 'live-meta' },
           h('b', { class: 'live-title' }, title),
-          // One name a line, each in its box (two lines at most, never broken mid-word).
-          h('span', { class: 'players-cell' }, ...(seated.length ? seated.map((n) => nameTag('span', 'pn', n)) : [t('lobby.nobody')])),
+          // Each name in its box: never broken mid-word, cut only when wider than the card.
+          h('span', { class: 'players-cell' }, seated.length ? names(seated, ' – ') : t('lobby.nobody')),
           h('span', { class: 'live-sub' },
             waiting ? h('span', { class: 'badge' }, t('lobby.waitingBadge')) : t('lobby.watching', { n: r.spectators || 0 }),
             r.watch ? ` · ${t('lobby.botsOnly')}` : '',
