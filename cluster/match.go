@@ -84,7 +84,7 @@ func (mm matchmaker) Find(c hub.Client, m *protocol.ClientMessage, key hub.Queue
 	if local != nil {
 		local.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: 1 - mine}))
 	}
-	if _, err := n.cfg.Rooms.Create(ctx, rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Seats: seats, Join: join}); err != nil {
+	if _, err := n.cfg.Rooms.Create(ctx, rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Seats: seats, Join: join, For: c.PlayerID()}); err != nil {
 		perr := protocol.AsError(err)
 		if local != nil {
 			local.Fail(perr)

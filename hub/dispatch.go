@@ -269,7 +269,7 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	for seat, p := range pair {
 		p.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: seat}))
 	}
-	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant,
+	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, For: c.playerID,
 		Seats: []rooms.Seat{{PlayerID: pair[0].playerID, Name: pair[0].PlayerName()}, {PlayerID: pair[1].playerID, Name: pair[1].PlayerName()}},
 		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
@@ -289,13 +289,6 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
-	// The room's id is chosen here, so that the reservation names it.
-	id := rooms.NewID()
-	release, perr := h.reserveRoom(ctx, c, id)
-	if perr != nil {
-		return perr
-	}
-	defer release()
 	g, seats, perr := h.checkGame(m.Game, m.Variant)
 	if perr != nil {
 		return perr
@@ -328,8 +321,8 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr != nil {
 		return perr
 	}
-	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
-		Watch: m.Watch, Clock: tc, ReqID: m.ID, Seats: make([]rooms.Seat, seats)}
+	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
+		Watch: m.Watch, Clock: tc, ReqID: m.ID, Seats: make([]rooms.Seat, seats), For: c.playerID}
 	me := rooms.Seat{PlayerID: c.playerID, Name: c.PlayerName()}
 	switch {
 	case m.Watch:

@@ -82,13 +82,6 @@ type Config struct {
 	// would keep every one in memory; past it a create, join, quick match
 	// or rematch is refused until the client leaves a room.
 	MaxRooms int
-	// MaxPlayerRooms is how many unfinished rooms one player may hold,
-	// all the player's connections and nodes together (default
-	// DefaultMaxPlayerRooms): past it a create, a quick match, a rematch
-	// or a join as a player of another room is refused until one of them
-	// finishes. Each unfinished room costs memory here and in the store
-	// for as long as the idle-room TTL.
-	MaxPlayerRooms int
 	// Compression negotiates permessage-deflate (no context takeover) with
 	// clients that offer it; a broadcast frame is compressed once for all
 	// its receivers (PreparedMessage).
@@ -152,7 +145,6 @@ type Hub struct {
 	watchers map[*conn]struct{}
 	queues   map[QueueKey][]*conn
 	byID     map[uint64]*conn
-	creating map[string]map[string]int // player -> ids of the rooms being made or joined for it (reserveRoom)
 
 	// members: which connection is in which room (members.go).
 	members *membership
@@ -199,14 +191,13 @@ func New(cfg Config) *Hub {
 	orDefault(&cfg.MaxViolations, 20)
 	orDefault(&cfg.LobbyInterval, 250*time.Millisecond)
 	orDefault(&cfg.MaxRooms, 100)
-	orDefault(&cfg.MaxPlayerRooms, DefaultMaxPlayerRooms)
 	orDefault(&cfg.HelloTimeout, DefaultHelloTimeout)
 	if cfg.ClientAddr == nil {
 		cfg.ClientAddr = func(r *http.Request) netip.Addr { return netlimit.PeerAddr(r.RemoteAddr) }
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, creating: map[string]map[string]int{},
+		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{},
 		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	h.workers = newWorkers(h.quit)
 	// Memory per connection: clients send small messages (a move or a hello

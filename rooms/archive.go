@@ -1,4 +1,5 @@
-// The record of a finished game, written to the records store (issue 16).
+// The record of a finished game, written to the records store (issue 16)
+// by the save that finishes it.
 
 package rooms
 
@@ -13,76 +14,27 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// Defaults of the records' writes.
-const (
-	// DefaultRecordTimeout bounds one write of a record.
-	DefaultRecordTimeout = 5 * time.Second
-	// recordRetries is how many times a failed write is tried again, a
-	// recordRetryEvery apart; past them the record is written when the
-	// room is next restored or its record is next asked for.
-	recordRetries    = 5
-	recordRetryEvery = 5 * time.Second
-)
+// DefaultRecordTimeout bounds one write of a record outside a save (a
+// record a crash of an older version left unwritten, written on restore or
+// on read).
+const DefaultRecordTimeout = 5 * time.Second
 
-// archiver is the write of a finished room's record to Config.Records. It
-// belongs to the room goroutine.
-type archiver struct {
-	// snap is the saved snapshot whose record is still to be written, nil
-	// when there is none.
-	snap  []byte
-	tries int
-	timer wakeup
-}
-
-// archiveSaved asks for the record of the snapshot just saved to be
-// written, when the game is over: on the room goroutine once the command
-// under way is done (its broadcast first), within Config.RecordTimeout.
-// Every save of a finished room (a chat line after the end, say) writes
-// the record again: the write is idempotent.
-func (r *Room) archiveSaved(snap []byte) {
-	if r.m.cfg.Records == nil || r.status != StatusFinished {
-		return
-	}
-	r.arch.snap, r.arch.tries = snap, 0
-	r.arch.timer.arm(r, 0, r.writeRecord)
-}
-
-// writeRecord writes the pending record; a failure is tried again later.
-func (r *Room) writeRecord() {
-	snap := r.arch.snap
-	if snap == nil {
-		return
-	}
-	err := r.m.WriteRecord(context.Background(), snap)
-	if err == nil {
-		r.arch.snap = nil
-		return
-	}
-	r.arch.tries++
-	r.log.Warn("record: write failed", zap.String("room", r.id), zap.Int("try", r.arch.tries), zap.Error(err))
-	if r.arch.tries <= recordRetries {
-		r.arch.timer.arm(r, recordRetryEvery, r.writeRecord)
-	}
-}
-
-// WriteRecord writes the record of a finished room's saved snapshot to the
-// records store, within Config.RecordTimeout. It is what the room does at
-// the end of a game, and what repairs a record whose write was lost (a
-// crash between the last save and the record's write).
-func (m *Manager) WriteRecord(ctx context.Context, snapshot []byte) error {
-	if m.cfg.Records == nil {
-		return errors.New("write record: no records store")
-	}
+// recordEntry is the records store's entry for the finished game of a
+// room's snapshot: what the save that finishes the game writes with it
+// (store.Room.Record), so that no game whose end was saved is ever missing
+// from its players' games, whatever happens to the room after (its players
+// leave at once, the process is killed).
+func recordEntry(snapshot []byte) (*store.RecordEntry, error) {
 	rec, err := RecordOf(snapshot)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if rec.Status != records.StatusFinished {
-		return errors.New("write record: the game of room " + rec.Room + " is not over")
+		return nil, errors.New("record: the game of room " + rec.Room + " is not over")
 	}
 	data, err := records.Encode(rec)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var players []string
 	for _, p := range rec.Players {
@@ -90,21 +42,36 @@ func (m *Manager) WriteRecord(ctx context.Context, snapshot []byte) error {
 			players = append(players, p.ID)
 		}
 	}
+	return &store.RecordEntry{Room: rec.Room, Data: data, Players: players, Ended: rec.Ended, Private: rec.Private}, nil
+}
+
+// WriteRecord writes the record of a finished room's saved snapshot to the
+// records store, within Config.RecordTimeout. A room's saves write it
+// themselves; this repairs a record a store of an older version left
+// unwritten (a crash between the last save and the record's write).
+func (m *Manager) WriteRecord(ctx context.Context, snapshot []byte) error {
+	if m.cfg.Store == nil {
+		return errors.New("write record: no store")
+	}
+	e, err := recordEntry(snapshot)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.RecordTimeout)
 	defer cancel()
-	return m.cfg.Records.PutRecord(ctx, store.RecordEntry{Room: rec.Room, Data: data, Players: players, Ended: rec.Ended})
+	return m.cfg.Store.Records().PutRecord(ctx, *e)
 }
 
 // archiveRestored writes the record of a finished room being restored when
-// the records store does not have it (its write was lost), each store call
-// within Config.RecordTimeout. It needs nothing of the room but its
-// snapshot.
+// the records store does not have it, each store call within
+// Config.RecordTimeout. A room's finishing save writes its record, so
+// only a room saved by an older version can lack one.
 func (m *Manager) archiveRestored(id string, snapshot []byte) {
-	if m.cfg.Records == nil {
+	if m.cfg.Store == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.RecordTimeout)
-	_, err := m.cfg.Records.Record(ctx, id)
+	_, err := m.cfg.Store.Records().Record(ctx, id)
 	cancel()
 	if !errors.Is(err, store.ErrNotFound) {
 		return

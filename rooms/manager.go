@@ -103,21 +103,28 @@ type Config struct {
 	Cluster *Cluster
 	// Chat bounds every room's chat (zero fields: DefaultChatLimits).
 	Chat ChatLimits
-	// Records, when not nil, keeps the record of every finished game
-	// (archive.go), each write within RecordTimeout (default
-	// DefaultRecordTimeout).
-	Records       store.Records
+	// MaxPlayerRooms is how many unfinished rooms one player (a person or
+	// a bot account) may hold, all nodes together (default
+	// DefaultMaxPlayerRooms): Create refuses a room that would give one of
+	// its players one more (playerrooms.go).
+	MaxPlayerRooms int
+	// RecordTimeout bounds a write of a record outside a save (archive.go;
+	// default DefaultRecordTimeout): the saves of a finished room write its
+	// record into Store.Records themselves.
 	RecordTimeout time.Duration
 }
 
 // Manager is the room registry: id -> room, and the public summaries the
 // lobby shows. It owns no game state.
 type Manager struct {
-	cfg    Config
-	log    *zap.Logger
-	mu     sync.Mutex
-	rooms  map[string]*Room
-	sums   map[string]protocol.RoomSummary
+	cfg   Config
+	log   *zap.Logger
+	mu    sync.Mutex // taken alone; never held across a store call
+	rooms map[string]*Room
+	sums  map[string]protocol.RoomSummary
+	// making holds, per player, the ids of the rooms being made or joined
+	// for the player now (reserve), which the store does not list yet.
+	making map[string]map[string]int
 	closed bool
 	wg     sync.WaitGroup
 	stop   chan struct{}
@@ -159,6 +166,9 @@ func NewManager(cfg Config) *Manager {
 	if cfg.SaveCheckTimeout <= 0 {
 		cfg.SaveCheckTimeout = DefaultSaveCheckTimeout
 	}
+	if cfg.MaxPlayerRooms <= 0 {
+		cfg.MaxPlayerRooms = DefaultMaxPlayerRooms
+	}
 	if cfg.RecordTimeout <= 0 {
 		cfg.RecordTimeout = DefaultRecordTimeout
 	}
@@ -198,7 +208,7 @@ func NewManager(cfg Config) *Manager {
 		cfg.Cluster = &cc
 	}
 	return &Manager{cfg: cfg, log: cfg.Log, rooms: map[string]*Room{},
-		sums: map[string]protocol.RoomSummary{}, stop: make(chan struct{})}
+		sums: map[string]protocol.RoomSummary{}, making: map[string]map[string]int{}, stop: make(chan struct{})}
 }
 
 // Seat is a seat of a new room: a player or a bot.
@@ -233,6 +243,9 @@ type Spec struct {
 	Join []JoinAs
 	// ReqID is echoed in the room.joined sent to Join[0].
 	ReqID json.RawMessage
+	// For is the player who asks for the room ("" for the server itself,
+	// a tournament): a refusal by the cap on players' rooms speaks to them.
+	For string
 }
 
 // JoinAs is a connection joining a room as it starts, as "player" or
@@ -243,12 +256,27 @@ type JoinAs struct {
 }
 
 // Create validates spec (checkSpec), starts the room and returns it. The
-// first state is saved before the room is announced.
+// first state is saved before the room is announced. It is the one place
+// that makes rooms for players: a room that would give one of its seated
+// players (a person or a bot account) more than Config.MaxPlayerRooms
+// unfinished rooms is refused (an error wrapping ErrTooManyRooms).
 func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	g, perr := checkSpec(m.cfg.Catalog, spec)
 	if perr != nil {
 		return nil, perr
 	}
+	if spec.ID == "" {
+		spec.ID = NewID() // before the reservation, which names it
+	}
+	names := map[string]string{}
+	for _, s := range spec.Seats {
+		names[s.PlayerID] = s.Name
+	}
+	release, err := m.reserve(ctx, spec.ID, spec.For, seated(spec.Seats), names)
+	if err != nil {
+		return nil, err
+	}
+	defer release() // the room is saved, so the store counts it, or refused
 	seed := spec.Seed
 	if seed == 0 {
 		seed = randomSeed()
@@ -271,9 +299,6 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	now := time.Now().UTC()
 	r := m.newRoom(g, st)
 	r.id = spec.ID
-	if r.id == "" {
-		r.id = NewID()
-	}
 	r.variant = spec.Variant
 	r.seats = slices.Clone(spec.Seats)
 	r.private = spec.Private

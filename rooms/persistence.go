@@ -191,10 +191,18 @@ func (p *persistence) commit(ctx context.Context, e logEntry) error {
 func (p *persistence) save(ctx context.Context, entry []byte, now time.Time, logOnly bool) error {
 	r := p.r
 	var snap []byte
+	var record *store.RecordEntry
 	if !logOnly {
 		var err error
 		if snap, err = r.snapshot(now); err != nil {
 			return err
+		}
+		if r.status == StatusFinished {
+			// The game's record goes with the save that finishes it
+			// (and with every later save of the finished room).
+			if record, err = recordEntry(snap); err != nil {
+				r.log.Error("record: the finished room's snapshot makes no record", zap.String("room", r.id), zap.Error(err))
+			}
 		}
 	}
 	players := p.seatedPlayers()
@@ -203,13 +211,10 @@ func (p *persistence) save(ctx context.Context, entry []byte, now time.Time, log
 	err := r.m.cfg.Store.SaveRoom(saveCtx, store.Room{
 		ID: r.id, Seq: r.seq, Snapshot: snap, LogOnly: logOnly, Prev: p.savedSeq, Append: [][]byte{entry},
 		Players: players, Live: !r.private && r.status != StatusFinished, Finished: r.status == StatusFinished,
-		UpdatedAt: now, Epoch: r.epoch,
+		UpdatedAt: now, Epoch: r.epoch, Record: record,
 	})
 	if err == nil {
 		p.committed(logOnly)
-		if !logOnly {
-			r.archiveSaved(snap)
-		}
 		return nil
 	}
 	if errors.Is(err, store.ErrFenced) {
@@ -232,9 +237,6 @@ func (p *persistence) save(ctx context.Context, entry []byte, now time.Time, log
 	case landed:
 		r.log.Warn("save reported an error but landed", zap.String("room", r.id), zap.Int64("seq", r.seq), zap.Error(err))
 		p.committed(logOnly)
-		if !logOnly {
-			r.archiveSaved(snap)
-		}
 		return nil
 	case lerr != nil && !errors.Is(lerr, store.ErrNotFound):
 		// No definite answer: the write may still land. The caller rolls

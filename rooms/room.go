@@ -71,7 +71,6 @@ type Room struct {
 	history   []protocol.LastMove // every move since the start (room.state "moves")
 	rec       gameRecord          // setup, times, move times and chat, for the record (record.go)
 	chatState chatState           // chat limits, mutes and the spectators' switch (chat.go)
-	arch      archiver            // its write to the records store once the game is over (archive.go)
 	// botPending is set for a bot seat from the moment its turn is asked
 	// for until the room took the answer, so a seat has at most one job
 	// in the pool. botAnswers is the room's mailbox for the answers, a

@@ -8,7 +8,11 @@ import (
 // The records store keeps the record of every finished game apart from the
 // live room (issue 16): a room's snapshot expires after the store's
 // retention, a record after its own, much longer one. A record is the bytes
-// of records.Encode; the store never interprets them.
+// of records.Encode; the store never interprets them. A game's record is
+// written by the save that finishes it (Room.Record, Store.SaveRoom), so
+// that a game whose end was saved is never missing from its players'
+// games; PutRecord writes one again (a record a store of an older version
+// left unwritten).
 
 // Defaults of the records store.
 const (
@@ -36,6 +40,10 @@ type Records interface {
 	// strictly before before (any time when before is zero), newest
 	// first.
 	PlayerRecords(ctx context.Context, player string, before time.Time, limit int) ([]RecordRef, error)
+	// PublicRecords is PlayerRecords for the player's games that were not
+	// private: what anyone else may list, so that nothing of a private
+	// game (not even when it ended) shows in it.
+	PublicRecords(ctx context.Context, player string, before time.Time, limit int) ([]RecordRef, error)
 }
 
 // RecordEntry is one write of a game's record.
@@ -48,6 +56,9 @@ type RecordEntry struct {
 	Players []string
 	// Ended is when the game ended: it orders the players' indexes.
 	Ended time.Time
+	// Private marks a game played in a private room (an invitation): it
+	// is left out of the players' public indexes (PublicRecords).
+	Private bool
 }
 
 // RecordRef is one game in a player's index.

@@ -52,6 +52,11 @@ var ErrNotFound = errors.New("not found")
 // past the seq being written: a second writer (or a replayed save) lost.
 var ErrStaleSeq = errors.New("stale room seq")
 
+// ErrOutOfMemory is wrapped by the errors of writes the store refused for
+// lack of memory (a Redis at its maxmemory under noeviction), and by Ping's
+// while such a refusal is recent: the store answers but cannot take moves.
+var ErrOutOfMemory = errors.New("store out of memory")
+
 // ErrLeaseHeld is returned by AcquireLease when another node holds the
 // room's lease.
 var ErrLeaseHeld = errors.New("room lease held by another node")
@@ -61,8 +66,8 @@ var ErrLeaseHeld = errors.New("room lease held by another node")
 // and the caller must stop serving it.
 var ErrFenced = errors.New("room taken over by another node")
 
-// Store keeps rooms and players. Implementations are safe for concurrent use.
-// Every method honours ctx.
+// Store keeps rooms and players, and the records of finished games (Records).
+// Implementations are safe for concurrent use. Every method honours ctx.
 type Store interface {
 	// SaveRoom writes a room's snapshot and appends its new log entries in
 	// one atomic step (one round trip for Redis). It refuses with
@@ -87,6 +92,13 @@ type Store interface {
 	// derived id, PlayerID) for the guest TTL, which is never shorter than
 	// the idle-room TTL, so a player's identity outlives every room it is
 	// seated in.
+	//
+	// A save that carries r.Record (a snapshot save of a finished room)
+	// writes that game's record into Records as part of the save: the
+	// record with the room, in the same atomic step, and each of its
+	// players' index entries with the save's other index updates. A save
+	// that is refused (stale, fenced) writes no record; a save that lands
+	// has its record, whatever happens to the caller after it.
 	SaveRoom(ctx context.Context, r Room) error
 	// LoadRoom returns the room as last saved, or ErrNotFound: its seq,
 	// its last snapshot (SnapshotSeq is the seq of the save that wrote
@@ -110,9 +122,14 @@ type Store interface {
 	// PlayerRooms returns the ids of the player's unfinished rooms.
 	PlayerRooms(ctx context.Context, playerID string) ([]string, error)
 
+	// Records is the records store the saves write finished games'
+	// records to (Room.Record), the one the records API reads.
+	Records() Records
+
 	// Ping reports whether the store is reachable and takes writes (for
 	// /readyz): a Redis at its memory limit answers PING but refuses every
-	// move.
+	// move. An error wrapping ErrOutOfMemory says the store refused a
+	// write, a save or the probe, for lack of memory lately.
 	Ping(ctx context.Context) error
 	// Close releases the store's connections.
 	Close() error
@@ -149,6 +166,11 @@ type Room struct {
 	Finished bool
 	// UpdatedAt is the time of the save; it orders the live-room index.
 	UpdatedAt time.Time
+	// Record, when not nil, is the record of the game this save finishes
+	// (or of the finished game it saves again: a chat line after the end).
+	// Only a snapshot save of a finished room may carry one; the store
+	// writes it with the save (SaveRoom).
+	Record *RecordEntry
 	// Epoch, when not zero, fences the save: it is refused with ErrFenced
 	// unless it is the room's current lease epoch (Leases), so that a node
 	// that lost the room (paused past its lease, say) can never overwrite
@@ -178,6 +200,22 @@ type Leases interface {
 	// LeaseHolder returns the node holding the room's lease and its epoch,
 	// or ErrNotFound when the lease is free or expired.
 	LeaseHolder(ctx context.Context, room string) (node string, epoch int64, err error)
+}
+
+// CheckRecord is the check both stores make of a save's Record: only a
+// snapshot save of a finished room carries one, for its own room, with
+// data.
+func CheckRecord(r Room) error {
+	e := r.Record
+	switch {
+	case e == nil:
+		return nil
+	case r.LogOnly || len(r.Snapshot) == 0 || !r.Finished:
+		return fmt.Errorf("save room %s: a record with a save that is not a finished room's snapshot", r.ID)
+	case e.Room != r.ID || len(e.Data) == 0:
+		return fmt.Errorf("save room %s: a record of room %q with %d bytes", r.ID, e.Room, len(e.Data))
+	}
+	return nil
 }
 
 // CheckLease is the argument check both stores' AcquireLease and

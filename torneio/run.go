@@ -232,7 +232,13 @@ func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game)
 	}
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := m.cfg.Rooms.Create(cctx, spec); err != nil {
+	// Create applies the cap on each entrant's unfinished rooms, as to any
+	// room made for players: past it the game waits, and follow asks
+	// again at the next poll.
+	switch _, err := m.cfg.Rooms.Create(cctx, spec); {
+	case errors.Is(err, rooms.ErrTooManyRooms):
+		log.Debug("torneio game room waits for an entrant's place", zap.String("room", g.Room), zap.Error(err))
+	case err != nil:
 		log.Warn("torneio game room", zap.String("room", g.Room), zap.Error(err))
 	}
 }

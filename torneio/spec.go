@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 )
@@ -194,13 +195,14 @@ func ParseSpec(cat *engine.Catalog, body []byte) (Spec, error) {
 
 // object splits a JSON object into its fields; nothing may follow it.
 func object(body []byte) (map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
 	var fields map[string]json.RawMessage
-	if err := dec.Decode(&fields); err != nil {
+	if err := jsonbody.Decode(body, &fields); err != nil { // the API's one reading of a body
 		var syn *json.SyntaxError
 		switch {
-		case errors.Is(err, io.EOF):
+		case errors.Is(err, jsonbody.ErrEmpty):
 			return nil, errors.New("the body is empty")
+		case errors.Is(err, jsonbody.ErrTrailing):
+			return nil, errors.New("something follows the object")
 		case errors.As(err, &syn):
 			return nil, fmt.Errorf("the JSON is malformed at byte %d", syn.Offset)
 		case errors.Is(err, io.ErrUnexpectedEOF):
@@ -211,9 +213,6 @@ func object(body []byte) (map[string]json.RawMessage, error) {
 	}
 	if fields == nil {
 		return nil, errors.New("the body is null")
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("something follows the object")
 	}
 	return fields, nil
 }

@@ -242,6 +242,7 @@ func TestParseSpec(t *testing.T) {
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[[1,1]]}`, "variant is a string"},
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]],"x":1}`, "unknown field"},
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}{}`, "something follows the object"},
+		{`{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}}`, "something follows the object"},
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]],"clock":{"base":0,"increment":0}}`, "clock"},
 		{`{"game":"2048","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["4",1]]}`, "no level"},
 		{`{"game":"queens","entrants":[` + strings.Join(many[:16], ",") + `],"partidas":[["tradicional",1]]}`, ""},

@@ -1,8 +1,9 @@
 // Command abuse is issue 18's abuse run: two people play a game against a
 // bot and a game against each other, first on an idle server and then
 // while a hostile client opens connections past the cap, trickles request
-// bodies, floods hello, sends eight strong bot requests at once and spams
-// chat from twenty connections. It reports the people's move round trips
+// bodies, floods hello, sends eight strong bot requests at once, spams
+// chat from twenty connections and (issue 24) has ten guests challenge
+// bots of their own as fast as they can. It reports the people's move round trips
 // and the bot's replies under load against idle, whether anyone was
 // dropped, and the peaks of Redis's and the server's memory.
 //
@@ -45,6 +46,9 @@ type options struct {
 	conns    int           // connections the attacker tries to hold
 	trickles int           // trickled bodies
 	level    string        // the bot's level in the people's bot game
+	// challengers are the guests of the challenge flood (issue 24), each
+	// with a bot of its own; 0: none.
+	challengers int
 }
 
 func main() {
@@ -57,6 +61,7 @@ func main() {
 	flag.IntVar(&o.conns, "conns", 300, "WebSockets the attacker tries to hold (past -max-conns-per-addr)")
 	flag.IntVar(&o.trickles, "trickles", 200, "request bodies trickled a byte a second")
 	flag.StringVar(&o.level, "level", "facil", "the bot's level in the people's go 9x9 game")
+	flag.IntVar(&o.challengers, "challengers", 10, "guests that each challenge a bot of their own as fast as they can (issue 24's flood); 0: none")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "abuse:", err)
@@ -80,17 +85,19 @@ func wsURL(base string) string {
 
 // msg is the part of a server message the run reads.
 type msg struct {
-	Type     string   `json:"type"`
-	Room     string   `json:"room"`
-	Code     string   `json:"code"`
-	Message  string   `json:"message"`
-	Seq      int64    `json:"seq"`
-	Status   string   `json:"status"`
-	Turn     *int     `json:"turn"`
-	Legal    []string `json:"legal"`
-	Text     string   `json:"text"`
-	Seat     *int     `json:"seat"`
-	Token    string   `json:"token"`
+	Type    string   `json:"type"`
+	Room    string   `json:"room"`
+	Code    string   `json:"code"`
+	Message string   `json:"message"`
+	Seq     int64    `json:"seq"`
+	Status  string   `json:"status"`
+	Turn    *int     `json:"turn"`
+	Legal   []string `json:"legal"`
+	Text    string   `json:"text"`
+	Seat    *int     `json:"seat"`
+	Token   string   `json:"token"`
+	// Rooms is a welcome's unfinished rooms.
+	Rooms    json.RawMessage `json:"rooms"`
 	LastMove *struct {
 		Seat int    `json:"seat"`
 		Move string `json:"move"`
@@ -338,6 +345,7 @@ type counters struct {
 	botOK, bot429, bot503, botOther     atomic.Int64
 	chatSent, chatLimited, chatReceived atomic.Int64
 	healthFail                          atomic.Int64
+	flood                               challengeFlood
 }
 
 // attack runs every hostile client until ctx ends.
@@ -456,6 +464,10 @@ func attack(ctx context.Context, o options, room string, cnt *counters) *sync.Wa
 				sleepCtx(ctx, 50*time.Millisecond)
 			}
 		})
+	}
+	// Guests challenge bots of their own (challenge.go).
+	for i := 0; i < o.challengers; i++ {
+		goFn(func() { cnt.flood.run(ctx, o.base, i) })
 	}
 	// /healthz answers throughout.
 	goFn(func() {
@@ -618,6 +630,9 @@ func run(o options) error {
 	fmt.Printf("- strong bot requests: %d answered, %d 429, %d 503, %d other\n", cnt.botOK.Load(), cnt.bot429.Load(), cnt.bot503.Load(), cnt.botOther.Load())
 	fmt.Printf("- chat spam: %d lines sent by 20 connections, %d rate_limited, %d lines received by them\n",
 		cnt.chatSent.Load(), cnt.chatLimited.Load(), cnt.chatReceived.Load())
+	if o.challengers > 0 {
+		cnt.flood.report(o.challengers)
+	}
 	fmt.Printf("- /healthz failures: %d\n", cnt.healthFail.Load())
 	if o.pid > 0 {
 		fmt.Printf("- server RSS: %s MB idle, %s MB peak, %s MB at the end\n", mb(rssIdle), mb(mem.peakRSS), mb(mem.rss))

@@ -3,18 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"net/http"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
-	"github.com/tabuleiro/tabuleiro/internal/testkit/lobbybin"
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -62,38 +58,8 @@ func (s *syncBuffer) String() string {
 // throughout.
 func TestFileDescriptorsNeverRunOut(t *testing.T) {
 	const files, attempts = 256, 400
-	bin := lobbybin.Build(t, false)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	var logs syncBuffer
-	cmd := exec.Command("sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, files), bin,
-		"-addr", addr, "-warm-up=false", "-log-level", "info")
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	health := func() int {
-		c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-		resp, err := c.Get("http://" + addr + "/healthz")
-		if err != nil {
-			return 0
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	for deadline := time.Now().Add(30 * time.Second); health() != http.StatusOK; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the lobby never answered /healthz:\n%s", logs.String())
-		}
-	}
+	p := startLobby(t, fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, files), "-log-level", "info")
+	addr, logs, health := p.addr, p.logs, p.health
 	maxConns := files - fdReserve
 	share := server.WebSocketShare(maxConns)
 	accepted, refused := 0, 0

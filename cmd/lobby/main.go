@@ -27,7 +27,6 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tabuleiro/tabuleiro/engine"
-	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -92,6 +91,7 @@ type options struct {
 	botCores                        int
 	memoryLimit                     int64
 	maxConns, maxConnsPerAddr       int
+	writeTimeout                    time.Duration
 	maxPlayerRooms                  int
 	guestsPerMinute                 int
 	chatPlayerLines, chatRoomLines  float64
@@ -144,7 +144,8 @@ func main() {
 	flag.Float64Var(&o.chatPlayerLines, "chat-player-lines", envFloat("TABULEIRO_CHAT_PLAYER_LINES", rooms.DefaultChatLimits.PlayerLines), "chat lines a minute one person may say in one room, all their connections together (bursts and the byte budget scale with it: 5 lines and 4 KiB a minute at 20) (env TABULEIRO_CHAT_PLAYER_LINES)")
 	flag.Float64Var(&o.chatRoomLines, "chat-room-lines", envFloat("TABULEIRO_CHAT_ROOM_LINES", rooms.DefaultChatLimits.RoomLines), "chat lines a minute one room carries from everyone together (bursts and the byte budget scale with it: 20 lines and 32 KiB a minute at 120) (env TABULEIRO_CHAT_ROOM_LINES)")
 	flag.IntVar(&o.guestsPerMinute, "guests-per-minute", envInt("TABULEIRO_GUESTS_PER_MINUTE", defaultGuestsPerMinute), "new guest identities one client address may get a minute (and at once); 0 is no limit (env TABULEIRO_GUESTS_PER_MINUTE)")
-	flag.IntVar(&o.maxPlayerRooms, "max-player-rooms", envInt("TABULEIRO_MAX_PLAYER_ROOMS", hub.DefaultMaxPlayerRooms), "most unfinished rooms one player may hold, all the player's connections together (env TABULEIRO_MAX_PLAYER_ROOMS)")
+	flag.IntVar(&o.maxPlayerRooms, "max-player-rooms", envInt("TABULEIRO_MAX_PLAYER_ROOMS", rooms.DefaultMaxPlayerRooms), "most unfinished rooms one player (a person or a bot account) may hold, all the player's connections together, however they are made: room.create, quick match, challenges, rematches, tournaments (env TABULEIRO_MAX_PLAYER_ROOMS)")
+	flag.DurationVar(&o.writeTimeout, "write-timeout", envDuration("TABULEIRO_WRITE_TIMEOUT", server.DefaultWriteTimeout), "how long the answer to an HTTP request may take to write, on every path but /ws (whose writes have their own deadline); a client that does not read its answers is cut off past it (env TABULEIRO_WRITE_TIMEOUT)")
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
 	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
@@ -163,8 +164,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -record-retention, -abort-after, -guest-ttl and -idle-room-ttl must be positive")
+	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 || o.writeTimeout <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -record-retention, -abort-after, -guest-ttl, -idle-room-ttl and -write-timeout must be positive")
 		os.Exit(2)
 	}
 	if o.guestTTL < o.idleRoomTTL {
@@ -258,14 +259,15 @@ func run(log *zap.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	cfg := server.Config{Catalog: server.Catalog(), Store: st, Records: openRecords(st, o), Log: log, Origins: allowed,
+	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
 		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
-		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies}}
+		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies,
+			WriteTimeout: o.writeTimeout}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
-	cfg.Hub.MaxPlayerRooms = o.maxPlayerRooms
+	cfg.MaxPlayerRooms = o.maxPlayerRooms
 	if o.guestsPerMinute > 0 {
 		cfg.Hub.NewGuests = netlimit.NewRates(time.Minute/time.Duration(o.guestsPerMinute), o.guestsPerMinute, guestRateKeys, nil)
 	}
@@ -384,22 +386,13 @@ func connCap(asked int, st store.Store) (int, error) {
 	return budget, nil
 }
 
-// openRecords is the records store beside st: in the same Redis, or in
-// memory.
-func openRecords(st store.Store, o options) store.Records {
-	if rs, ok := st.(*redisstore.Store); ok {
-		return rs.Records(redisstore.WithRecordRetention(o.recordRetention))
-	}
-	return memstore.NewRecords(memstore.WithRecordRetention(o.recordRetention))
-}
-
 func openStore(ctx context.Context, o options) (store.Store, error) {
 	if o.redisURL == "" {
 		return memstore.New(memstore.WithRetention(o.retention), memstore.WithIdleRoomTTL(o.idleRoomTTL),
-			memstore.WithGuestTTL(o.guestTTL)), nil
+			memstore.WithGuestTTL(o.guestTTL), memstore.WithRecords(memstore.NewRecords(memstore.WithRecordRetention(o.recordRetention)))), nil
 	}
 	return openRedis(ctx, o.redisURL, o.prefix, redisstore.WithRetention(o.retention), redisstore.WithIdleRoomTTL(o.idleRoomTTL),
-		redisstore.WithGuestTTL(o.guestTTL))
+		redisstore.WithGuestTTL(o.guestTTL), redisstore.WithRecordRetention(o.recordRetention))
 }
 
 // chatLimits scales the default chat limits to player and room lines a

@@ -71,7 +71,7 @@ type analysisJSON struct {
 }
 
 func (s *Server) analysesStore(w http.ResponseWriter) store.RecordAnalyses {
-	a, ok := s.cfg.Records.(store.RecordAnalyses)
+	a, ok := s.cfg.Store.Records().(store.RecordAnalyses)
 	if !ok {
 		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeBadRequest, "this server keeps no analyses"))
 	}

@@ -23,7 +23,7 @@ import (
 //	go test -run '^$' -bench BotReplyUnderAnalyses -benchtime 1x ./internal/server/
 func BenchmarkBotReplyUnderAnalyses(b *testing.B) {
 	recs := memstore.NewRecords()
-	s := testserver.Start(b, func(c *server.Config) { c.Records = recs })
+	s := testserver.Start(b, func(c *server.Config) { c.Store = memstore.New(memstore.WithRecords(recs)) })
 	rng := rand.New(rand.NewPCG(3, 4))
 	var games []string
 	for i := range 10 {

@@ -116,7 +116,7 @@ func analyse(t *testing.T, s *testserver.Server, room string) analysisDoc {
 
 func TestAnalysis(t *testing.T) {
 	recs := memstore.NewRecords()
-	s := testserver.Start(t, func(c *server.Config) { c.Records = recs })
+	s := testserver.Start(t, func(c *server.Config) { c.Store = memstore.New(memstore.WithRecords(recs)) })
 	cat := server.Catalog()
 	rng := rand.New(rand.NewPCG(1, 2))
 

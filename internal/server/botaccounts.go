@@ -6,13 +6,13 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -155,22 +155,26 @@ func (s *Server) bearerBot(w http.ResponseWriter, r *http.Request) (store.Player
 }
 
 // decodeBody decodes a JSON body of at most limit bytes into v, or
-// answers the error.
+// answers the error: every JSON body of the API is read so (jsonbody:
+// exactly one JSON value, nothing after it).
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "body too large"))
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			s.httpError(w, http.StatusRequestTimeout, protocol.Errorf(protocol.CodeBadRequest, "the body came too slowly"))
-		default:
-			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "malformed JSON body"))
-		}
+	if err := jsonbody.Read(w, r, limit, v); err != nil {
+		s.bodyError(w, err, limit)
 		return false
 	}
 	return true
+}
+
+// bodyError answers a body of at most limit bytes that jsonbody refused.
+func (s *Server) bodyError(w http.ResponseWriter, err error, limit int64) {
+	switch {
+	case errors.Is(err, jsonbody.ErrTooLarge):
+		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "the body is over %d bytes", limit))
+	case errors.Is(err, jsonbody.ErrTooSlow):
+		s.httpError(w, http.StatusRequestTimeout, protocol.Errorf(protocol.CodeBadRequest, "the body came too slowly"))
+	default:
+		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%v", err))
+	}
 }
 
 // RegisterBotRequest is the body of POST /api/bots.
@@ -306,15 +310,20 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, perr)
 		return
 	}
-	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]rooms.Seat, 2)}
+	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]rooms.Seat, 2), For: p.ID}
 	spec.Seats[seat] = rooms.Seat{PlayerID: p.ID, Name: p.Name}
 	spec.Seats[1-seat] = rooms.Seat{PlayerID: botID, Name: name}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
+	// Create applies the cap on the unfinished rooms of the challenger and
+	// of the bot, as to every room made for players.
 	room, err := s.Rooms.Create(ctx, spec)
 	if err != nil {
 		status, perr := http.StatusBadRequest, protocol.AsError(err)
-		if perr.Code == protocol.CodeInternal {
+		switch {
+		case errors.Is(err, rooms.ErrTooManyRooms):
+			status = http.StatusConflict
+		case perr.Code == protocol.CodeInternal:
 			status = http.StatusServiceUnavailable
 		}
 		s.httpError(w, status, perr)

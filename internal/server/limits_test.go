@@ -2,22 +2,24 @@ package server_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/torneio"
 )
 
 // TestPlayerRoomsCapAcrossConnections: a player holds at most
-// Hub.MaxPlayerRooms unfinished rooms, all the player's connections
+// MaxPlayerRooms unfinished rooms, all the player's connections
 // together. Past it a create, a quick match, a rematch and a join as a
 // player of another room are refused with a clear bad_request and change
 // nothing; a burst of creates from five connections at once makes exactly
 // the one room that fits once a game is finished; another player is not
 // affected.
 func TestPlayerRoomsCapAcrossConnections(t *testing.T) {
-	s := testserver.Start(t, func(c *server.Config) { c.Hub.MaxPlayerRooms = 2 })
+	s := testserver.Start(t, func(c *server.Config) { c.MaxPlayerRooms = 2 })
 	first := s.Hello(t, "ana", "")
 	conns := []*testserver.Client{first}
 	for range 4 {
@@ -89,4 +91,76 @@ func TestPlayerRoomsCapAcrossConnections(t *testing.T) {
 	}
 	// bia is not affected by ana's cap.
 	created(bia, "b2")
+}
+
+// TestRematchAndTorneioApplyTheCap: the rooms a rematch and a tournament
+// make count against the cap on a player's unfinished rooms as a create's
+// do (one place makes rooms for players). A rematch agreed while one of
+// its players holds the cap is refused, saying who; a tournament's game
+// whose entrant (a bot account) holds the cap waits, roomless, and is
+// made once the bot has a place.
+func TestRematchAndTorneioApplyTheCap(t *testing.T) {
+	s := testserver.Start(t, func(c *server.Config) { c.MaxPlayerRooms = 2 })
+	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
+	g := humanRoom(ana, bia, "morris", "3")
+	ana.State(g, func(m testserver.Msg) bool { return m.Status == "playing" })
+	ana.Send(map[string]any{"type": "room.resign", "room": g})
+	bia.State(g, func(m testserver.Msg) bool { return m.Status == "finished" })
+	ana.Send(map[string]any{"type": "room.rematch", "room": g})
+	bia.State(g, func(m testserver.Msg) bool { return len(m.Raw) > 0 && strings.Contains(string(m.Raw), `"rematch":[`) })
+	for i := range 2 { // ana takes her two places meanwhile
+		ana.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "id": fmt.Sprintf("w%d", i)})
+		ana.Wait("room.joined", func(m testserver.Msg) bool { return string(m.ID) == fmt.Sprintf(`"w%d"`, i) })
+	}
+	bia.Send(map[string]any{"type": "room.rematch", "room": g, "id": "again"})
+	e := bia.Wait("", func(m testserver.Msg) bool { return string(m.ID) == `"again"` })
+	if e.Type != "error" || e.Code != "bad_request" || !strings.Contains(e.Message, "ana has 2 unfinished games") {
+		t.Fatalf("a rematch with ana at the cap: %s, want bad_request naming ana", e.Raw)
+	}
+	if ids, _ := s.Store.PlayerRooms(t.Context(), ana.Player.ID); len(ids) != 2 {
+		t.Fatalf("ana holds %d rooms after the refused rematch, want 2", len(ids))
+	}
+
+	// A bot at the cap: two challenges of cai's take its places.
+	cai := s.Hello(t, "cai", "")
+	bot, tok := s.RegisterBot(t, ana.Token, "robo")
+	s.OpenStream(t, "/api/bot/stream/event", tok)
+	var challenges []string
+	for range 2 {
+		var ch struct{ Room string }
+		if code := s.Do(t, "POST", "/api/bots/"+bot+"/challenge", cai.Token, map[string]any{"game": "morris", "variant": "3"}, &ch); code != http.StatusCreated {
+			t.Fatalf("challenge: %d", code)
+		}
+		challenges = append(challenges, ch.Room)
+	}
+	body := `{"game":"morris","entrants":[{"bot":"` + bot + `"},{"level":"facil"}],"partidas":[["3",1]]}`
+	id := startTorneio(t, s, ana.Token, body)
+	v := torneioUntil(t, s, id, "the tournament's games are started",
+		func(v torneio.View) bool { return len(v.Games) > 0 && v.Games[0].Room != "" })
+	// The view is published once each started game's room was asked for.
+	for _, gm := range v.Games {
+		if gm.Room == "" {
+			continue
+		}
+		if _, err := s.Store.LoadRoom(t.Context(), gm.Room); err == nil {
+			t.Fatalf("tournament game %d has a room though its bot holds the cap", gm.Index)
+		}
+	}
+	if ids, _ := s.Store.PlayerRooms(t.Context(), bot); len(ids) != 2 {
+		t.Fatalf("the bot holds %d rooms, want 2", len(ids))
+	}
+	cai.Send(map[string]any{"type": "room.join", "room": challenges[0], "as": "player"})
+	cai.State(challenges[0], nil)
+	cai.Send(map[string]any{"type": "room.resign", "room": challenges[0]})
+	torneioUntil(t, s, id, "a tournament game gets its room once the bot has a place", func(v torneio.View) bool {
+		for _, gm := range v.Games {
+			if _, err := s.Store.LoadRoom(t.Context(), gm.Room); gm.Room != "" && err == nil {
+				return true
+			}
+		}
+		return false
+	})
+	if ids, _ := s.Store.PlayerRooms(t.Context(), bot); len(ids) > 2 {
+		t.Fatalf("the bot holds %d rooms, want at most 2", len(ids))
+	}
 }

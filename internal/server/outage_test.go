@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
@@ -246,10 +249,15 @@ func TestHelloWhileRedisIsDown(t *testing.T) {
 // noeviction answers PING but refuses every write; /readyz says so (503)
 // while /healthz still answers, a new visitor's hello is refused with
 // internal and changes nothing, and all is well again once Redis takes
-// writes.
+// writes (and redisstore.OOMHold has passed since its last refusal).
 func TestReadyFailsWhenRedisRefusesWrites(t *testing.T) {
-	rs, _, open := redisOpener(t)
-	s := startOnRedis(t, open)
+	rs, prefix, _ := redisOpener(t)
+	now := fakeclock.New()
+	st, err := redisstore.New(t.Context(), rs.Addr(), prefix, redisstore.WithClock(now.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testserver.Start(t, func(c *server.Config) { c.Store = st })
 	waitReady(t, s.URL)
 	c := redis.NewClient(&redis.Options{Addr: rs.Addr()})
 	defer c.Close()
@@ -263,8 +271,8 @@ func TestReadyFailsWhenRedisRefusesWrites(t *testing.T) {
 	if err := c.Ping(ctx).Err(); err != nil {
 		t.Fatalf("PING of a full Redis: %v, want PONG", err)
 	}
-	if got := status(t, s.URL+"/readyz"); got != http.StatusServiceUnavailable {
-		t.Fatalf("/readyz with Redis refusing writes: %d, want 503", got)
+	if ans := get(t, s.URL+"/readyz"); ans.status != http.StatusServiceUnavailable || !strings.Contains(string(ans.body), "out of memory") {
+		t.Fatalf("/readyz with Redis refusing writes: %d %q, want 503 saying out of memory", ans.status, ans.body)
 	}
 	if got := status(t, s.URL+"/healthz"); got != http.StatusOK {
 		t.Fatalf("/healthz with Redis refusing writes: %d", got)
@@ -278,7 +286,79 @@ func TestReadyFailsWhenRedisRefusesWrites(t *testing.T) {
 	if err := c.ConfigSet(ctx, "maxmemory", "0").Err(); err != nil {
 		t.Fatal(err)
 	}
+	now.Advance(redisstore.OOMHold)
 	waitReady(t, s.URL)
 	v.Send(map[string]any{"type": "hello", "name": "eve"})
 	v.Wait("welcome", nil)
+}
+
+// TestReadyFailsAfterASaveRefusedForMemory: a real redis-server at a
+// small maxmemory under noeviction. Filled past it, it refuses a move's
+// save (the player is told internal); memory then drops under the limit
+// for a moment (here the filler is deleted; in production keys expire), so
+// that the write probe alone would pass: /readyz still answers 503, and
+// says the store is out of memory, not unreachable, until OOMHold has
+// passed without a refusal. Then it is ready and the move goes through.
+func TestReadyFailsAfterASaveRefusedForMemory(t *testing.T) {
+	rs := redistest.StartServer(t)
+	now := fakeclock.New()
+	st, err := redisstore.New(t.Context(), rs.Addr(), "oom:", redisstore.WithClock(now.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testserver.Start(t, func(c *server.Config) { c.Store = st })
+	waitReady(t, s.URL)
+	a, b, room := func() (*testserver.Client, *testserver.Client, string) {
+		a, b := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
+		room := humanRoom(a, b, "morris", "3")
+		a.State(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+		return a, b, room
+	}()
+	c := redis.NewClient(&redis.Options{Addr: rs.Addr()})
+	defer c.Close()
+	ctx := t.Context()
+	used := func() int64 {
+		info, err := c.Info(ctx, "memory").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(info, "\r\n") {
+			if v, ok := strings.CutPrefix(l, "used_memory:"); ok {
+				n, _ := strconv.ParseInt(v, 10, 64)
+				return n
+			}
+		}
+		t.Fatal("no used_memory in INFO")
+		return 0
+	}
+	limit := used() + 1<<20
+	for _, kv := range [][2]string{{"maxmemory-policy", "noeviction"}, {"maxmemory", strconv.FormatInt(limit, 10)}} {
+		if err := c.ConfigSet(ctx, kv[0], kv[1]).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Past the limit: a 2 MB filler (the write that crosses it is taken).
+	if err := c.SetRange(ctx, "oom:filler", 2<<20, "x").Err(); err != nil {
+		t.Fatal(err)
+	}
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2", "id": "full"})
+	if e := a.Wait("error", func(m testserver.Msg) bool { return string(m.ID) == `"full"` }); e.Code != "internal" {
+		t.Fatalf("a move with Redis full: %s, want internal", e.Raw)
+	}
+	if err := c.Del(ctx, "oom:filler").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if u := used(); u >= limit {
+		t.Fatalf("used memory %d still at the limit %d after the filler went", u, limit)
+	}
+	ans := get(t, s.URL+"/readyz")
+	if ans.status != http.StatusServiceUnavailable || !strings.Contains(string(ans.body), "out of memory") {
+		t.Fatalf("/readyz after a save refused for memory: %d %q, want 503 saying out of memory", ans.status, ans.body)
+	}
+	now.Advance(redisstore.OOMHold)
+	if ans := get(t, s.URL+"/readyz"); ans.status != http.StatusOK {
+		t.Fatalf("/readyz once the refusal is %v old and Redis takes writes: %d %q", redisstore.OOMHold, ans.status, ans.body)
+	}
+	a.Send(map[string]any{"type": "room.move", "room": room, "move": "b2"})
+	b.State(room, func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Move == "b2" })
 }

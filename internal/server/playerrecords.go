@@ -85,7 +85,14 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
-	refs, err := s.cfg.Records.PlayerRecords(ctx, player, before, limit)
+	// Anyone else reads the public index: a page and its cursor are made
+	// of games they may see, so that nothing of a private game, not even
+	// when it ended, shows in them.
+	list := s.cfg.Store.Records().PublicRecords
+	if own {
+		list = s.cfg.Store.Records().PlayerRecords
+	}
+	refs, err := list(ctx, player, before, limit)
 	if err != nil {
 		s.log.Warn("player records: store read failed", zap.String("player", player), zap.Error(err))
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "the store did not answer, try again"))
@@ -96,7 +103,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 		Next    *int64        `json:"next,omitempty"`
 	}{Records: make([]gameSummary, 0, len(refs))}
 	for _, ref := range refs {
-		data, err := s.cfg.Records.Record(ctx, ref.Room)
+		data, err := s.cfg.Store.Records().Record(ctx, ref.Room)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // expired between the index and the read
 		}
@@ -111,7 +118,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		if rec.Private && !own {
-			continue
+			continue // not in a public index: a safeguard
 		}
 		out.Records = append(out.Records, summarize(rec, ref.Ended))
 	}

@@ -56,7 +56,7 @@ func playResigned(t *testing.T, played map[string]bool, now *fakeclock.Clock, a,
 func TestPlayerRecords(t *testing.T) {
 	now := fakeclock.New()
 	recs := memstore.NewRecords(memstore.WithRecordsClock(now.Now))
-	s := testserver.Start(t, func(c *server.Config) { c.Records, c.Now = recs, now.Now })
+	s := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = memstore.New(memstore.WithRecords(recs)), now.Now })
 	ana, bia, cai := s.Hello(t, "ana", ""), s.Hello(t, "bia", ""), s.Hello(t, "cai", "")
 	var rooms []string
 	seen := map[string]bool{}
@@ -130,7 +130,7 @@ func TestPlayerRecords(t *testing.T) {
 // a bad token is refused, not taken for nobody.
 func TestPlayerRecordsPrivate(t *testing.T) {
 	recs := memstore.NewRecords()
-	s := testserver.Start(t, func(c *server.Config) { c.Records = recs })
+	s := testserver.Start(t, func(c *server.Config) { c.Store = memstore.New(memstore.WithRecords(recs)) })
 	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
 	ana.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "private": true})
 	room := ana.Wait("room.joined", nil).Room
@@ -153,6 +153,60 @@ func TestPlayerRecordsPrivate(t *testing.T) {
 		var got playerGames
 		if code := s.Do(t, "GET", path, tc.token, nil, &got); code != tc.status || len(got.Records) != tc.games {
 			t.Errorf("%s: %d with %d games, want %d with %d", tc.name, code, len(got.Records), tc.status, tc.games)
+		}
+	}
+}
+
+// TestPlayerRecordsCursorHidesPrivateGames: ana plays a public game and
+// then a private one. Anyone else paging through her games one at a time
+// sees the public game, and neither a page nor its next cursor tells when
+// the private game ended (the cursor was the end time of the last game of
+// the page before it was filtered, the private one's).
+func TestPlayerRecordsCursorHidesPrivateGames(t *testing.T) {
+	now := fakeclock.New()
+	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
+	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
+	public := playResigned(t, map[string]bool{}, now, ana, bia, bia)
+	now.Advance(time.Hour)
+	ana.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "private": true})
+	private := ana.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != public }).Room
+	bia.Send(map[string]any{"type": "room.join", "room": private, "as": "player"})
+	ana.State(private, func(m testserver.Msg) bool { return m.Status == "playing" })
+	ana.Send(map[string]any{"type": "room.resign", "room": private})
+	ana.State(private, func(m testserver.Msg) bool { return m.Status == "finished" })
+
+	path := "/api/players/" + ana.Player.ID + "/records?limit=1"
+	var own playerGames
+	if code := s.Do(t, "GET", path, ana.Token, nil, &own); code != http.StatusOK || len(own.Records) != 1 || own.Records[0].Room != private {
+		t.Fatalf("ana's own newest game: %d %+v, want the private one", code, own)
+	}
+	hidden := own.Records[0].Ended
+	for _, who := range []struct{ name, token string }{{"nobody", ""}, {"the other player", bia.Token}} {
+		var seen []string
+		for page, before := 0, ""; ; page++ {
+			var got playerGames
+			if code := s.Do(t, "GET", path+before, who.token, nil, &got); code != http.StatusOK {
+				t.Fatalf("%s, page %d: %d", who.name, page, code)
+			}
+			for _, g := range got.Records {
+				seen = append(seen, g.Room)
+				if g.Ended == hidden {
+					t.Fatalf("%s, page %d lists a game that ended when the private one did: %+v", who.name, page, g)
+				}
+			}
+			if got.Next == nil {
+				break
+			}
+			if *got.Next == hidden {
+				t.Fatalf("%s, page %d: next is %d, the end of the private game", who.name, page, hidden)
+			}
+			if page > 3 {
+				t.Fatalf("%s: more pages than games", who.name)
+			}
+			before = fmt.Sprintf("&before=%d", *got.Next)
+		}
+		if !slices.Equal(seen, []string{public}) {
+			t.Errorf("%s pages through ana's games: %v, want [%s]", who.name, seen, public)
 		}
 	}
 }

@@ -58,7 +58,7 @@ func (s *Server) loadRecord(w http.ResponseWriter, r *http.Request) *records.Rec
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
-	data, err := s.cfg.Records.Record(ctx, id)
+	data, err := s.cfg.Store.Records().Record(ctx, id)
 	if err == nil {
 		rec, err := records.Decode(data)
 		if err == nil {

@@ -56,7 +56,7 @@ func TestRecordOutlivesItsRoom(t *testing.T) {
 	now := fakeclock.New()
 	recs := memstore.NewRecords(memstore.WithRecordsClock(now.Now))
 	s := testserver.Start(t, func(c *server.Config) {
-		c.Store, c.Records, c.Now = memstore.New(memstore.WithRetention(300*time.Millisecond)), recs, now.Now
+		c.Store, c.Now = memstore.New(memstore.WithRetention(300*time.Millisecond), memstore.WithRecords(recs)), now.Now
 	})
 	m := playMorrisToResign(t, s, now)
 	waitRecord(t, recs, m.room)
@@ -95,8 +95,7 @@ func TestRecordsStoreSurvivesRestart(t *testing.T) {
 	rs, prefix, open := redisOpener(t)
 	now := fakeclock.New()
 	openBoth := func(c *server.Config) {
-		st := open()
-		c.Store, c.Records, c.Now = st, st.(*redisstore.Store).Records(), now.Now
+		c.Store, c.Now = open(), now.Now
 	}
 	s1 := testserver.Start(t, openBoth)
 	recs1 := s1.Store.(*redisstore.Store).Records()
@@ -116,7 +115,7 @@ func TestRecordsStoreSurvivesRestart(t *testing.T) {
 	st := open()
 	defer st.Close()
 	rst := st.(*redisstore.Store)
-	if err := rc.Del(ctx, rst.RoomKey(m.room), rst.LogKey(m.room), rst.Records().RecordKey(m2.room)).Err(); err != nil {
+	if err := rc.Del(ctx, rst.RoomKey(m.room), rst.LogKey(m.room), rst.RecordKey(m2.room)).Err(); err != nil {
 		t.Fatal(err)
 	}
 	_ = prefix

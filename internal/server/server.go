@@ -25,18 +25,16 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
-	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/torneio"
 )
 
 // Config is the server's configuration; zero values take defaults.
 type Config struct {
 	Catalog *engine.Catalog
-	Store   store.Store
-	// Records keeps the finished games' records apart from the rooms
-	// (docs/records.md); nil keeps them in memory (memstore.NewRecords).
-	Records store.Records
-	Log     *zap.Logger
+	// Store keeps the rooms, the players and, in its Records, the
+	// finished games' records (docs/records.md).
+	Store store.Store
+	Log   *zap.Logger
 	// Origins allowed for /ws besides the same origin.
 	Origins []string
 	// Bots is the bot pool size (default runtime.NumCPU()).
@@ -59,6 +57,11 @@ type Config struct {
 	AbortAfter time.Duration
 	// Chat bounds every room's chat (zero fields: rooms.DefaultChatLimits).
 	Chat rooms.ChatLimits
+	// MaxPlayerRooms is how many unfinished rooms one player may hold
+	// (default rooms.DefaultMaxPlayerRooms): every room made for players
+	// (room.create, quick match, a challenge, a rematch, a tournament's
+	// game) is refused past it (rooms.Config.MaxPlayerRooms).
+	MaxPlayerRooms int
 	// Now is the rooms' time source (default time.Now); tests inject one.
 	Now func() time.Time
 	// Root serves "/" (the web client); nil answers 404.
@@ -110,7 +113,9 @@ type HTTPConfig struct {
 	// answer, on every route but /ws (default 30 s); IdleTimeout how long
 	// a kept-alive connection may wait for its next request (default 60 s).
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// MaxHeaderBytes bounds a request's headers (default 16 KiB).
+	// MaxHeaderBytes bounds a request's line and headers together, in
+	// bytes (default 16 KiB, at least 4 KiB): one byte more is answered
+	// 431 (HTTPServer, httpBounds).
 	MaxHeaderBytes int
 }
 
@@ -165,7 +170,6 @@ type Server struct {
 	// Torneios runs the tournaments (torneios.go); nil when the store
 	// cannot keep them.
 	Torneios *torneio.Manager
-	mux      *http.ServeMux
 	// resolver names the client of a request; botClients counts each
 	// client's bot requests in flight.
 	resolver   *netlimit.Resolver
@@ -173,7 +177,7 @@ type Server struct {
 	replays    chan struct{} // a slot per replay running (records.go)
 	bots       *botHub       // the bot accounts online (botapi.go)
 	analyses   analyses      // the games being analysed (analysis.go)
-	handler    http.Handler  // mux, with the write deadline
+	handler    http.Handler  // the routes, with the write deadline and the header limit (httpBounds)
 }
 
 // New builds the service. The caller owns cfg.Store.
@@ -183,9 +187,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
-	}
-	if cfg.Records == nil {
-		cfg.Records = memstore.NewRecords()
 	}
 	if cfg.Bots <= 0 {
 		cfg.Bots = runtime.NumCPU()
@@ -212,6 +213,7 @@ func New(cfg Config) (*Server, error) {
 	if hc.MaxHeaderBytes <= 0 {
 		hc.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
+	hc.MaxHeaderBytes = max(hc.MaxHeaderBytes, headerReadSlop+1)
 	if cfg.Replays <= 0 {
 		cfg.Replays = runtime.NumCPU()
 	}
@@ -246,9 +248,10 @@ func New(cfg Config) (*Server, error) {
 			ncfg.Liveness = lv
 		}
 	}
-	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool, Records: cfg.Records,
+	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
 		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
+		MaxPlayerRooms: cfg.MaxPlayerRooms,
 		OnChange: func() {
 			if h != nil {
 				h.LobbyChanged()
@@ -300,8 +303,7 @@ func New(cfg Config) (*Server, error) {
 			http.Error(w, "404 page not found (the web client is not built in)", http.StatusNotFound)
 		})
 	}
-	s.mux = mux
-	s.handler = s.writeDeadline(mux)
+	s.handler = s.httpBounds(mux)
 	return s, nil
 }
 
@@ -317,12 +319,13 @@ func (s *Server) MetricsHandler() http.Handler {
 	return mux
 }
 
-// HTTPServer returns an http.Server for Handler with the configured
-// timeouts and header limit. Serve it on Listen's listener.
+// HTTPServer returns the http.Server that serves Handler (the write
+// deadline and the header limit included) with the configured timeouts.
+// Serve it on Listen's listener: cmd/lobby and the tests do.
 func (s *Server) HTTPServer() *http.Server {
 	hc := s.cfg.HTTP
-	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
-		IdleTimeout: hc.IdleTimeout, MaxHeaderBytes: hc.MaxHeaderBytes,
+	hs := &http.Server{Handler: s.handler, ReadHeaderTimeout: hc.ReadHeaderTimeout, ReadTimeout: hc.ReadTimeout,
+		IdleTimeout: hc.IdleTimeout, MaxHeaderBytes: hc.MaxHeaderBytes - headerReadSlop,
 		ErrorLog: zap.NewStdLog(s.log.Named("http"))}
 	// Shutdown waits for the requests running: the bot API's streams,
 	// which never end by themselves, end as it begins.
@@ -337,17 +340,49 @@ func (s *Server) Listen(ln net.Listener) net.Listener {
 		Resolver: s.resolver, OnRefuse: func(reason string) { s.Metrics.Refused.WithLabelValues(reason).Inc() }}
 }
 
-// writeDeadline bounds how long an answer may take to write, on every path
-// but /ws: a WebSocket sets its own deadline on each write (hub). A
-// long-lived stream (an NDJSON feed, say) lifts it with
-// http.ResponseController and sets a deadline per write itself.
-func (s *Server) writeDeadline(h http.Handler) http.Handler {
+// headerReadSlop is what net/http's server reads past MaxHeaderBytes before
+// it refuses a request's headers (its "bufio slop", 4 KiB): HTTPServer
+// takes it off, so that the line and headers of a request are refused past
+// HTTPConfig.MaxHeaderBytes exactly, not 4 KiB later.
+const headerReadSlop = 4096
+
+// httpBounds is the handler of every request:
+//   - the write deadline bounds how long an answer may take to write, on
+//     every path but /ws: a WebSocket sets its own deadline on each write
+//     (hub). A long-lived stream (an NDJSON feed, say) lifts it with
+//     http.ResponseController and sets a deadline per write itself.
+//   - a request whose line and headers are longer than
+//     HTTPConfig.MaxHeaderBytes is answered 431. net/http refuses one past
+//     it before the handler runs, except for the part of a pipelined
+//     request it had read with the one before, which it does not count.
+func (s *Server) httpBounds(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/ws" {
 			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.HTTP.WriteTimeout))
 		}
+		if headerBytes(r) > s.cfg.HTTP.MaxHeaderBytes {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "431 Request Header Fields Too Large", http.StatusRequestHeaderFieldsTooLarge)
+			return
+		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// headerBytes is the length of r's request line and headers as a client
+// writes them ("Name: value" lines, CRLF, the blank line after them); Host
+// is the field net/http took out of the header map.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + 1 + len(r.RequestURI) + 1 + len(r.Proto) + 2 + 2
+	if r.Host != "" {
+		n += len("Host: ") + len(r.Host) + 2
+	}
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + 2 + len(v) + 2
+		}
+	}
+	return n
 }
 
 // Shutdown stops the service gracefully: no new connections, every room
@@ -397,7 +432,13 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.cfg.Store.Ping(ctx); err != nil {
-		http.Error(w, "store unreachable", http.StatusServiceUnavailable)
+		// The store answers but refuses writes for lack of memory: say
+		// so, it is the operator's to fix (maxmemory), not the network.
+		msg := "store unreachable"
+		if errors.Is(err, store.ErrOutOfMemory) {
+			msg = "store out of memory: " + err.Error()
+		}
+		http.Error(w, msg, http.StatusServiceUnavailable)
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -3,13 +3,13 @@ package server
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/torneio"
@@ -89,13 +89,9 @@ func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "a bot cannot create tournaments: use your own player token"))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxTorneioBody+1))
+	body, err := jsonbody.ReadAll(w, r, MaxTorneioBody)
 	if err != nil {
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "could not read the body"))
-		return
-	}
-	if len(body) > MaxTorneioBody {
-		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "the body is over %d bytes", MaxTorneioBody))
+		s.bodyError(w, err, MaxTorneioBody)
 		return
 	}
 	spec, err := torneio.ParseSpec(s.cfg.Catalog, body)

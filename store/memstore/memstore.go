@@ -54,15 +54,29 @@ func WithIdleRoomTTL(d time.Duration) Option {
 	}
 }
 
+// WithRecords sets the records store the saves of finished rooms write
+// their games' records to (store.Room.Record); default a NewRecords of the
+// store's own.
+func WithRecords(r *Records) Option {
+	return func(s *Store) {
+		if r != nil {
+			s.records = r
+		}
+	}
+}
+
 // Store is an in-memory store.Store. The zero value is not usable: use New.
 type Store struct {
+	records   *Records
 	retention time.Duration
 	roomTTL   time.Duration
 	guestTTL  time.Duration
 	now       func() time.Time
 
 	// A mutex is fine here: this is the store's own bookkeeping, not game
-	// state, and every critical section is a few map operations.
+	// state, and every critical section is a few map operations. A save
+	// that carries a record takes records.mu while holding it (lock
+	// order: mu, then records.mu).
 	mu        sync.Mutex
 	rooms     map[string]*room
 	live      map[string]time.Time          // room id -> UpdatedAt
@@ -131,10 +145,16 @@ func New(opts ...Option) *Store {
 	for _, o := range opts {
 		o(s)
 	}
+	if s.records == nil {
+		s.records = NewRecords()
+	}
 	// An identity must outlive every room it is seated in.
 	s.guestTTL = max(s.guestTTL, s.roomTTL)
 	return s
 }
+
+// Records implements store.Store: the records store the saves write to.
+func (s *Store) Records() store.Records { return s.records }
 
 // SaveRoom implements store.Store.
 func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
@@ -146,6 +166,9 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	}
 	if r.Seq < 0 {
 		return fmt.Errorf("save room %s: negative seq %d", r.ID, r.Seq)
+	}
+	if err := store.CheckRecord(r); err != nil {
+		return err
 	}
 	now := s.now()
 
@@ -192,6 +215,11 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 		nr.expiresAt = now.Add(s.roomTTL)
 	}
 	s.rooms[r.ID] = nr
+	if r.Record != nil {
+		// Under s.mu: no reader sees the finished room without its
+		// record.
+		s.records.put(*r.Record)
+	}
 
 	if r.Live && !r.Finished {
 		s.live[r.ID] = nr.r.UpdatedAt
@@ -525,7 +553,7 @@ func (s *Store) removePlayerRoomLocked(player, roomID string) {
 // at microsecond precision as Redis keeps it.
 func copyRoom(r store.Room) store.Room {
 	r.Snapshot = clone(r.Snapshot)
-	r.Append, r.Tail = nil, nil
+	r.Append, r.Tail, r.Record = nil, nil, nil
 	r.Players = slices.Clone(r.Players)
 	r.UpdatedAt = normalizeTime(r.UpdatedAt)
 	return r

@@ -53,9 +53,18 @@ type Records struct {
 	max       int
 	now       func() time.Time
 
-	mu      sync.Mutex // guards what follows; held for a few map operations
+	// mu guards what follows; held for a few map operations. A Store
+	// whose saves write records takes it while holding its own (lock
+	// order: Store.mu, then Records.mu); it never takes another lock.
+	mu      sync.Mutex
 	recs    map[string]*memRecord
-	players map[string][]store.RecordRef // player id -> games, oldest first
+	players map[string][]playerRef // player id -> games, oldest first
+}
+
+// playerRef is one game of a player's index.
+type playerRef struct {
+	store.RecordRef
+	private bool
 }
 
 type memRecord struct {
@@ -70,7 +79,7 @@ type memRecord struct {
 // NewRecords returns an empty in-memory records store.
 func NewRecords(opts ...RecordsOption) *Records {
 	s := &Records{retention: store.DefaultRecordRetention, max: DefaultMaxRecords, now: time.Now,
-		recs: map[string]*memRecord{}, players: map[string][]store.RecordRef{}}
+		recs: map[string]*memRecord{}, players: map[string][]playerRef{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -87,6 +96,12 @@ func (s *Records) PutRecord(ctx context.Context, r store.RecordEntry) error {
 	if r.Room == "" || len(r.Data) == 0 {
 		return fmt.Errorf("put record: room id and data are required")
 	}
+	s.put(r)
+	return nil
+}
+
+// put writes the record r, which has a room id and data.
+func (s *Records) put(r store.RecordEntry) {
 	now := s.now()
 	ended := time.UnixMilli(r.Ended.UnixMilli()).UTC()
 	s.mu.Lock()
@@ -101,8 +116,8 @@ func (s *Records) PutRecord(ctx context.Context, r store.RecordEntry) error {
 	s.recs[r.Room] = &memRecord{data: slices.Clone(r.Data), analysis: analysis, players: slices.Clone(r.Players), ended: ended,
 		expires: now.Add(s.retention), written: now}
 	for _, p := range r.Players {
-		refs := append(s.players[p], store.RecordRef{Room: r.Room, Ended: ended})
-		slices.SortStableFunc(refs, func(a, b store.RecordRef) int { return a.Ended.Compare(b.Ended) })
+		refs := append(s.players[p], playerRef{RecordRef: store.RecordRef{Room: r.Room, Ended: ended}, private: r.Private})
+		slices.SortStableFunc(refs, func(a, b playerRef) int { return a.Ended.Compare(b.Ended) })
 		if len(refs) > store.MaxPlayerRecords {
 			refs = slices.Delete(refs, 0, len(refs)-store.MaxPlayerRecords)
 		}
@@ -111,13 +126,12 @@ func (s *Records) PutRecord(ctx context.Context, r store.RecordEntry) error {
 	if len(s.recs) > s.max {
 		s.evictLocked(now)
 	}
-	return nil
 }
 
 // unindexLocked removes room from the indexes of players.
 func (s *Records) unindexLocked(room string, players []string) {
 	for _, p := range players {
-		refs := slices.DeleteFunc(s.players[p], func(x store.RecordRef) bool { return x.Room == room })
+		refs := slices.DeleteFunc(s.players[p], func(x playerRef) bool { return x.Room == room })
 		if len(refs) == 0 {
 			delete(s.players, p)
 		} else {
@@ -178,6 +192,17 @@ func (s *Records) Record(ctx context.Context, room string) ([]byte, error) {
 
 // PlayerRecords implements store.Records.
 func (s *Records) PlayerRecords(ctx context.Context, player string, before time.Time, limit int) ([]store.RecordRef, error) {
+	return s.list(ctx, player, before, limit, false)
+}
+
+// PublicRecords implements store.Records.
+func (s *Records) PublicRecords(ctx context.Context, player string, before time.Time, limit int) ([]store.RecordRef, error) {
+	return s.list(ctx, player, before, limit, true)
+}
+
+// list is PlayerRecords, of the games that were not private only when
+// public is set.
+func (s *Records) list(ctx context.Context, player string, before time.Time, limit int, public bool) ([]store.RecordRef, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -191,13 +216,13 @@ func (s *Records) PlayerRecords(ctx context.Context, player string, before time.
 	var out []store.RecordRef
 	for i := len(refs) - 1; i >= 0 && len(out) < limit; i-- {
 		ref := refs[i]
-		if !before.IsZero() && !ref.Ended.Before(before) {
+		if !before.IsZero() && !ref.Ended.Before(before) || public && ref.private {
 			continue
 		}
 		if s.liveLocked(ref.Room, now) == nil {
 			continue
 		}
-		out = append(out, ref)
+		out = append(out, ref.RecordRef)
 	}
 	return out, nil
 }

@@ -12,17 +12,21 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// Records is the Redis store.Records, on a Store's client and prefix. Keys
-// (P is the prefix):
+// Records is the Redis store.Records, on a Store's client and prefix (the
+// store's Records). Keys (P is the prefix):
 //
-//	P record:{<room>}          string: the encoded record, expiring (PX retention)
-//	P player:<id>:records      sorted set: room ids by end time (ms), trimmed to
-//	                           store.MaxPlayerRecords, expiring with the newest record
+//	P record:{<room>}                string: the encoded record, expiring (PX retention)
+//	P player:<id>:records            sorted set: room ids by end time (ms), trimmed to
+//	                                 store.MaxPlayerRecords, expiring with the newest record
+//	P player:<id>:records:public     sorted set: the same for the games that were not private
 //
-// A write is one pipeline (the keys live in different slots, so it is not a
-// transaction): the record first, then the indexes, so that an index never
-// names a record that was not written; a record whose index write was lost
-// is still found by its room id, and the next write of it repairs the index.
+// The record's key has the room's hash tag, so the Store's save script
+// writes it with the room that finishes the game (SaveRoom). The indexes
+// are in other slots: they are written in the save's pipeline after the
+// script, as the room indexes are, or by PutRecord's (the record first,
+// then the indexes, so that an index never names a record that was not
+// written; a record whose index write was lost is still found by its room
+// id, and the next write of it repairs the index).
 type Records struct {
 	c         redis.UniversalClient
 	prefix    string
@@ -32,34 +36,35 @@ type Records struct {
 
 var _ store.Records = (*Records)(nil)
 
-// RecordsOption configures a Records.
-type RecordsOption func(*Records)
-
-// WithRecordRetention sets how long a record is kept after its last write;
-// default store.DefaultRecordRetention.
-func WithRecordRetention(d time.Duration) RecordsOption {
-	return func(r *Records) {
+// WithRecordRetention sets how long a game's record is kept after its last
+// write; default store.DefaultRecordRetention.
+func WithRecordRetention(d time.Duration) Option {
+	return func(s *Store) {
 		if d > 0 {
-			r.retention = d
+			s.recordRetention = d
 		}
 	}
 }
 
-// Records returns the records store on s's client (closed with s).
-func (s *Store) Records(opts ...RecordsOption) *Records {
-	r := &Records{c: s.c, prefix: s.prefix, retention: store.DefaultRecordRetention, now: time.Now}
-	for _, o := range opts {
-		o(r)
-	}
-	return r
-}
+// Records implements store.Store: the records store on s's client (closed
+// with s), which s's saves write to. It is a *Records.
+func (s *Store) Records() store.Records { return s.records }
 
-// RecordKey is the key of a room's record.
+// RecordKey is the key of a room's record, in the same slot as RoomKey.
 func (r *Records) RecordKey(room string) string { return r.prefix + "record:{" + room + "}" }
+
+// RecordKey is the key of a room's record (Records.RecordKey).
+func (s *Store) RecordKey(room string) string { return s.records.RecordKey(room) }
 
 // PlayerRecordsKey is the key of a player's index of games.
 func (r *Records) PlayerRecordsKey(player string) string {
 	return r.prefix + "player:" + player + ":records"
+}
+
+// PublicRecordsKey is the key of a player's index of the games that were
+// not private.
+func (r *Records) PublicRecordsKey(player string) string {
+	return r.PlayerRecordsKey(player) + ":public"
 }
 
 // PutRecord implements store.Records.
@@ -67,23 +72,35 @@ func (r *Records) PutRecord(ctx context.Context, e store.RecordEntry) error {
 	if e.Room == "" || len(e.Data) == 0 {
 		return fmt.Errorf("put record: room id and data are required")
 	}
-	ended := e.Ended.UnixMilli()
-	oldest := strconv.FormatInt(r.now().Add(-r.retention).UnixMilli(), 10)
 	_, err := r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, r.RecordKey(e.Room), e.Data, r.retention)
-		for _, id := range e.Players {
-			k := r.PlayerRecordsKey(id)
-			p.ZAdd(ctx, k, redis.Z{Score: float64(ended), Member: e.Room})
-			p.ZRemRangeByRank(ctx, k, 0, -int64(store.MaxPlayerRecords)-1)
-			p.ZRemRangeByScore(ctx, k, "-inf", "("+oldest)
-			p.PExpire(ctx, k, r.retention)
-		}
+		r.index(ctx, p, e)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("put record %s: %w", e.Room, err)
 	}
 	return nil
+}
+
+// index queues on p the index updates of a record's write: each player's
+// index and, for a game that was not private, public index, trimmed to
+// store.MaxPlayerRecords and the retention, expiring with the record.
+func (r *Records) index(ctx context.Context, p redis.Pipeliner, e store.RecordEntry) {
+	ended := e.Ended.UnixMilli()
+	oldest := "(" + strconv.FormatInt(r.now().Add(-r.retention).UnixMilli(), 10)
+	for _, id := range e.Players {
+		keys := []string{r.PlayerRecordsKey(id)}
+		if !e.Private {
+			keys = append(keys, r.PublicRecordsKey(id))
+		}
+		for _, k := range keys {
+			p.ZAdd(ctx, k, redis.Z{Score: float64(ended), Member: e.Room})
+			p.ZRemRangeByRank(ctx, k, 0, -int64(store.MaxPlayerRecords)-1)
+			p.ZRemRangeByScore(ctx, k, "-inf", oldest)
+			p.PExpire(ctx, k, r.retention)
+		}
+	}
 }
 
 // Record implements store.Records.
@@ -102,6 +119,17 @@ func (r *Records) Record(ctx context.Context, room string) ([]byte, error) {
 // are left out (an index entry may outlive its record by less than the
 // time between two of the player's games).
 func (r *Records) PlayerRecords(ctx context.Context, player string, before time.Time, limit int) ([]store.RecordRef, error) {
+	return r.list(ctx, r.PlayerRecordsKey(player), player, before, limit)
+}
+
+// PublicRecords implements store.Records, as PlayerRecords on the public
+// index.
+func (r *Records) PublicRecords(ctx context.Context, player string, before time.Time, limit int) ([]store.RecordRef, error) {
+	return r.list(ctx, r.PublicRecordsKey(player), player, before, limit)
+}
+
+// list reads the index at key, of player's games.
+func (r *Records) list(ctx context.Context, key, player string, before time.Time, limit int) ([]store.RecordRef, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -110,7 +138,7 @@ func (r *Records) PlayerRecords(ctx context.Context, player string, before time.
 		max = "(" + strconv.FormatInt(before.UnixMilli(), 10)
 	}
 	min := "(" + strconv.FormatInt(r.now().Add(-r.retention).UnixMilli(), 10)
-	zs, err := r.c.ZRevRangeByScoreWithScores(ctx, r.PlayerRecordsKey(player), &redis.ZRangeBy{
+	zs, err := r.c.ZRevRangeByScoreWithScores(ctx, key, &redis.ZRangeBy{
 		Max: max, Min: min, Count: int64(limit)}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("records of player %s: %w", player, err)

@@ -13,11 +13,12 @@
 //	P room:{<id>}:lease     string: the node holding the room, expiring (PX)
 //	P room:{<id>}:epoch     integer: incremented at every takeover; fences saves
 //	P match:<game>/<variant> list: quick-match entries (JSON), oldest first (match.go)
+//	P record:{<id>}         string: a finished game's record (records.go, Records)
 //
 // SaveRoom is one round trip: a pipeline that runs the save script on the
-// room's two keys (seq check, snapshot, log append, TTLs: atomic) followed
-// by the index updates, which live in other slots and so cannot be in the
-// script. Saves of several rooms that wait at the same time share one
+// room's keys (seq check, snapshot, log append, TTLs and, for the save that
+// finishes a game, its record: atomic) followed by the index updates, which
+// live in other slots and so cannot be in the script. Saves of several rooms that wait at the same time share one
 // pipeline (saveQueue). The indexes are best-effort: a save whose index commands were lost
 // is repaired by the room's next save, and LiveRooms and PlayerRooms check
 // every id they return against the room's hash (the truth) and drop the
@@ -39,6 +40,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -84,13 +86,19 @@ func WithIdleRoomTTL(d time.Duration) Option {
 
 // Store is a store.Store on Redis.
 type Store struct {
-	c         redis.UniversalClient
-	own       bool
-	prefix    string
-	retention time.Duration
-	roomTTL   time.Duration
-	guestTTL  time.Duration
-	saves     saveQueue
+	c               redis.UniversalClient
+	own             bool
+	prefix          string
+	retention       time.Duration
+	roomTTL         time.Duration
+	guestTTL        time.Duration
+	recordRetention time.Duration
+	records         *Records
+	saves           saveQueue
+	// oom is the last time Redis refused a write for lack of memory
+	// (Unix ns; 0: never): Ping fails for oomHold after it.
+	oom atomic.Int64
+	now func() time.Time
 }
 
 var (
@@ -198,10 +206,12 @@ func NewFromClient(c redis.UniversalClient, prefix string, opts ...Option) (*Sto
 	if strings.ContainsAny(prefix, "{}") {
 		return nil, fmt.Errorf("redis store: prefix %q contains a brace, which would break the rooms' hash tags", prefix)
 	}
-	s := &Store{c: c, prefix: prefix, retention: store.DefaultRetention, roomTTL: store.DefaultIdleRoomTTL, guestTTL: store.DefaultGuestTTL}
+	s := &Store{c: c, prefix: prefix, retention: store.DefaultRetention, roomTTL: store.DefaultIdleRoomTTL, guestTTL: store.DefaultGuestTTL,
+		recordRetention: store.DefaultRecordRetention, now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
+	s.records = &Records{c: c, prefix: prefix, retention: s.recordRetention, now: time.Now}
 	// An identity must outlive every room it is seated in.
 	s.guestTTL = max(s.guestTTL, s.roomTTL)
 	return s, nil
@@ -239,13 +249,15 @@ func (s *Store) LiveKey() string { return s.prefix + "rooms:live" }
 // saveScript writes one room, atomically, if the stored seq is lower than
 // the new one (a log-only save: if the stored seq is the one it extends)
 // and, for a fenced save, the room's lease epoch is the one the writer
-// holds. Its keys are the room's hash, log and epoch (one slot).
+// holds; with it, the record of the game the save finishes. Its keys are
+// the room's hash, log and epoch and its record (one slot).
 //
-// KEYS: room hash, room log, room epoch.
+// KEYS: room hash, room log, room epoch, room record.
 // ARGV: seq, snapshot, players (JSON), live (0/1), finished (0/1), updated
 // (Unix µs), retention (ms), epoch (0: unfenced), idle-room TTL (ms),
-// log-only (0/1: no snapshot), prev (the seq a log-only save extends), then
-// the log entries to append.
+// log-only (0/1: no snapshot), prev (the seq a log-only save extends), the
+// record (empty: none), the record's retention (ms), then the log entries to
+// append.
 // Returns {1, seq} when written, {0, stored seq} when stale, {2, current
 // epoch} when fenced.
 var saveScript = redis.NewScript(`
@@ -278,7 +290,7 @@ else
     'live', ARGV[4], 'finished', ARGV[5], 'updated', ARGV[6], 'snapseq', ARGV[1])
 end
 local n = #ARGV
-local i = 12
+local i = 14
 local len = nil
 while i <= n do
   local j = math.min(i + 999, n)
@@ -296,6 +308,9 @@ else
   redis.call('PEXPIRE', KEYS[1], ARGV[9])
   redis.call('PEXPIRE', KEYS[2], ARGV[9])
   redis.call('PEXPIRE', KEYS[3], ARGV[9])
+end
+if ARGV[12] ~= '' then
+  redis.call('SET', KEYS[4], ARGV[12], 'PX', ARGV[13])
 end
 return {1, ARGV[1]}
 `)
@@ -321,19 +336,27 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 	if r.LogOnly && r.Seq <= r.Prev {
 		return fmt.Errorf("save room %s: log-only save of seq %d on %d: %w", r.ID, r.Seq, r.Prev, store.ErrStaleSeq)
 	}
+	if err := store.CheckRecord(r); err != nil {
+		return err
+	}
+	var record []byte
+	if r.Record != nil {
+		record = r.Record.Data
+	}
 	players, err := json.Marshal(r.Players)
 	if err != nil {
 		return fmt.Errorf("save room %s: %w", r.ID, err)
 	}
-	args := make([]any, 0, 11+len(r.Append))
+	args := make([]any, 0, 13+len(r.Append))
 	args = append(args, strconv.FormatInt(r.Seq, 10), r.Snapshot, players,
 		flag(r.Live), flag(r.Finished), strconv.FormatInt(r.UpdatedAt.UnixMicro(), 10),
 		strconv.FormatInt(s.retention.Milliseconds(), 10), strconv.FormatInt(r.Epoch, 10),
-		strconv.FormatInt(s.roomTTL.Milliseconds(), 10), flag(r.LogOnly), strconv.FormatInt(r.Prev, 10))
+		strconv.FormatInt(s.roomTTL.Milliseconds(), 10), flag(r.LogOnly), strconv.FormatInt(r.Prev, 10),
+		record, strconv.FormatInt(s.recordRetention.Milliseconds(), 10))
 	for _, e := range r.Append {
 		args = append(args, e)
 	}
-	req := &saveReq{ctx: ctx, room: r, keys: []string{s.RoomKey(r.ID), s.LogKey(r.ID), s.EpochKey(r.ID)},
+	req := &saveReq{ctx: ctx, room: r, keys: []string{s.RoomKey(r.ID), s.LogKey(r.ID), s.EpochKey(r.ID), s.RecordKey(r.ID)},
 		args: args, done: make(chan error, 1)}
 	if s.saves.push(req) {
 		go s.flushSaves()
@@ -457,14 +480,14 @@ func (s *Store) saveBatch(batch []*saveReq) {
 		}
 	}
 	for i, req := range live {
-		req.done <- saveResult(req.room, cmds[i])
+		req.done <- s.saveResult(req.room, cmds[i])
 	}
 }
 
 // saveResult is SaveRoom's answer from the save script's command.
-func saveResult(r store.Room, cmd *redis.Cmd) error {
+func (s *Store) saveResult(r store.Room, cmd *redis.Cmd) error {
 	if err := cmd.Err(); err != nil {
-		return fmt.Errorf("save room %s: %w", r.ID, err)
+		return fmt.Errorf("save room %s: %w", r.ID, s.refused(err))
 	}
 	res, err := cmd.Slice()
 	if err != nil || len(res) != 2 {
@@ -518,6 +541,9 @@ func (s *Store) savePipeline(ctx context.Context, batch []*saveReq, eval bool) [
 			// The seated player's identity lives on (a no-op for one
 			// made before ids were derived, renewed by its hellos).
 			pipe.PExpire(ctx, s.PlayerKey(p), s.guestTTL)
+		}
+		if r.Record != nil {
+			s.records.index(ctx, pipe, *r.Record)
 		}
 	}
 	_, _ = pipe.Exec(ctx) // the errors are in the commands
@@ -706,7 +732,7 @@ func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("save player %s: %w", p.ID, err)
+		return fmt.Errorf("save player %s: %w", p.ID, s.refused(err))
 	}
 	return nil
 }
@@ -797,15 +823,54 @@ func seated(playersJSON, playerID string) bool {
 // probeTTL is how long the write probe's key lives.
 const probeTTL = 10 * time.Second
 
+// OOMHold is how long Ping fails after Redis refused a write for lack of
+// memory. A Redis at its maxmemory under noeviction refuses writes only
+// while it is over it: keys that expire (the probe's own, guests') bring it
+// under for a moment, and a probe written then succeeds while the next
+// moves are refused. So a refusal a save met counts for OOMHold, not just
+// the probe's own answer.
+const OOMHold = 30 * time.Second
+
+// WithClock sets the store's clock for OOMHold (tests; default time.Now).
+func WithClock(now func() time.Time) Option {
+	return func(s *Store) {
+		if now != nil {
+			s.now = now
+		}
+	}
+}
+
+// refused notes err when it is Redis refusing a write for lack of memory
+// (an OOM reply), and returns it wrapping store.ErrOutOfMemory then.
+func (s *Store) refused(err error) error {
+	if !isOOM(err) {
+		return err
+	}
+	s.oom.Store(s.now().UnixNano())
+	return fmt.Errorf("%w: %w", store.ErrOutOfMemory, err)
+}
+
+// isOOM reports whether err is Redis's refusal for memory: "OOM command not
+// allowed when used memory > 'maxmemory'", a script's included.
+func isOOM(err error) bool { return redis.HasErrorPrefix(err, "OOM") }
+
 // Ping implements store.Store (for /readyz): it writes a key that expires
 // soon (ProbeKey), so that a Redis that answers but refuses writes (at its
-// maxmemory under noeviction, a read-only replica) is not taken for ready.
+// maxmemory under noeviction, a read-only replica) is not taken for ready,
+// and it fails with store.ErrOutOfMemory for OOMHold after any write of the
+// store was refused for lack of memory.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("ping redis: %w", err)
 	}
 	if err := s.c.Set(ctx, s.ProbeKey(), "1", probeTTL).Err(); err != nil {
-		return fmt.Errorf("ping redis (write probe): %w", err)
+		return fmt.Errorf("ping redis (write probe): %w", s.refused(err))
+	}
+	if at := s.oom.Load(); at != 0 {
+		if ago := s.now().Sub(time.Unix(0, at)); ago < OOMHold {
+			return fmt.Errorf("redis refused a write for lack of memory %v ago (maxmemory): %w",
+				ago.Round(time.Millisecond), store.ErrOutOfMemory)
+		}
 	}
 	return nil
 }

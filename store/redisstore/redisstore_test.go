@@ -477,8 +477,8 @@ func BenchmarkSaveRoomParallel(b *testing.B) {
 func TestRecordsConformance(t *testing.T) {
 	addr := redistest.Start(t)
 	storetest.RunRecords(t, func(t *testing.T, retention time.Duration) store.Records {
-		s := newStore(t, addr)
+		s := newStore(t, addr, redisstore.WithRecordRetention(retention))
 		t.Cleanup(func() { _ = s.Close() })
-		return s.Records(redisstore.WithRecordRetention(retention))
+		return s.Records()
 	})
 }

@@ -32,6 +32,7 @@ func RunRecords(t *testing.T, newStore RecordsFactory) {
 		{"InvalidInput", testRecordInvalid},
 		{"Expire", testRecordExpire},
 		{"Analysis", testRecordAnalysis},
+		{"PublicIndex", testPublicRecords},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,5 +162,31 @@ func testRecordAnalysis(t *testing.T, s store.Records) {
 	mustPut(t, s, store.RecordEntry{Room: "r", Data: []byte("rec2"), Ended: recT0}) // a rewrite keeps it
 	if got, err := a.Analysis(ctxT(t), "r"); err != nil || string(got) != `{"plies":[]}` {
 		t.Fatalf("Analysis = %q, %v", got, err)
+	}
+}
+
+func testPublicRecords(t *testing.T, s store.Records) {
+	for i, private := range []bool{false, true, false, true} {
+		mustPut(t, s, store.RecordEntry{Room: fmt.Sprintf("g%d", i), Data: []byte{byte(i)}, Players: []string{"p", "q"},
+			Ended: recT0.Add(time.Duration(i) * time.Minute), Private: private})
+	}
+	tests := []struct {
+		before time.Time
+		limit  int
+		want   []string
+	}{
+		{time.Time{}, 10, []string{"g2", "g0"}},
+		{time.Time{}, 1, []string{"g2"}},
+		{recT0.Add(2 * time.Minute), 10, []string{"g0"}},
+	}
+	for _, tc := range tests {
+		refs, err := s.PublicRecords(ctxT(t), "q", tc.before, tc.limit)
+		if err != nil || !slices.Equal(refRooms(refs), tc.want) {
+			t.Errorf("PublicRecords(q, %v, %d) = %v, %v; want %v", tc.before, tc.limit, refRooms(refs), err, tc.want)
+		}
+	}
+	if refs, err := s.PlayerRecords(ctxT(t), "q", time.Time{}, 10); err != nil ||
+		!slices.Equal(refRooms(refs), []string{"g3", "g2", "g1", "g0"}) {
+		t.Errorf("PlayerRecords(q) = %v, %v; want every game", refRooms(refs), err)
 	}
 }

@@ -89,6 +89,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
 		{"PlayerNames", testPlayerNames},
+		{"SaveWritesRecord", testSaveWritesRecord},
+		{"RefusedSaveWritesNoRecord", testRefusedSaveWritesNoRecord},
+		{"RecordOnlyWithFinishedSnapshot", testRecordOnlyWithFinishedSnapshot},
 		{"BotsOpen", testBotsOpen},
 		{"TorneioAnswers", testTorneioAnswers},
 	}
