@@ -21,7 +21,8 @@ let current = null; // the view on screen: {destroy(), relabel()}
 
 // ---------- name ----------
 function showMe() {
-  const name = personName((conn.player && conn.player.name) || store.name);
+  const given = (conn.player && conn.player.name) || store.name;
+  const name = given ? personName(given) : '';
   $('#me-name').textContent = name || '';
   $('#me-name').title = name || '';
   $('#me').hidden = !name;
