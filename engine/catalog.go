@@ -45,6 +45,12 @@ func (c *Catalog) Infos() []Info {
 
 // New starts a game by id and variant; see Game.New.
 func (c *Catalog) New(game, variant string, setup json.RawMessage, seed uint64) (State, error) {
+	return c.NewWithOptions(game, variant, setup, seed, Options{})
+}
+
+// NewWithOptions starts a game by id and variant under the rule options
+// opts; see NewWithOptions.
+func (c *Catalog) NewWithOptions(game, variant string, setup json.RawMessage, seed uint64, opts Options) (State, error) {
 	g, ok := c.Game(game)
 	if !ok {
 		return nil, Errorf(CodeUnknownGame, "unknown game %q", game)
@@ -52,7 +58,7 @@ func (c *Catalog) New(game, variant string, setup json.RawMessage, seed uint64) 
 	if !g.Info().HasVariant(variant) {
 		return nil, Errorf(CodeUnknownGame, "game %s has no variant %q", game, variant)
 	}
-	s, err := g.New(variant, setup, seed)
+	s, err := NewWithOptions(g, variant, setup, seed, opts)
 	if err != nil {
 		return nil, fmt.Errorf("new %s/%s: %w", game, variant, err)
 	}

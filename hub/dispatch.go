@@ -321,8 +321,12 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr != nil {
 		return perr
 	}
+	opts, perr := protocol.ParseOptions(m.Komi, m.Handicap, m.Removal)
+	if perr != nil {
+		return perr
+	}
 	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
-		Watch: m.Watch, Clock: tc, ReqID: m.ID, Seats: make([]rooms.Seat, seats), For: c.playerID}
+		Watch: m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]rooms.Seat, seats), For: c.playerID}
 	me := rooms.Seat{PlayerID: c.playerID, Name: c.PlayerName()}
 	switch {
 	case m.Watch:
@@ -400,6 +404,10 @@ func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		if m.On == nil {
 			return missing("on")
 		}
+	case protocol.TypeRoomScoreToggle:
+		if m.Point == "" {
+			return missing("point")
+		}
 	}
 	return h.router.Route(context.Background(), c, m)
 }
@@ -418,6 +426,8 @@ func Post(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 		return r.MuteChat(c, m.Player, m.Type == protocol.TypeRoomChatMute, m.ID)
 	case protocol.TypeRoomChatSpectators:
 		return r.SpectatorChat(c, *m.On, m.ID)
+	case protocol.TypeRoomScoreToggle:
+		return r.ToggleScore(c, m.Point, m.ID)
 	}
 	if do := roomCommands[m.Type]; do != nil {
 		return do(r, c, m.ID)
@@ -439,13 +449,14 @@ var roomCommands = map[string]func(*rooms.Room, rooms.Member, json.RawMessage) b
 	protocol.TypeRoomTakebackAsk:     (*rooms.Room).AskTakeback,
 	protocol.TypeRoomTakebackAccept:  (*rooms.Room).AcceptTakeback,
 	protocol.TypeRoomTakebackDecline: (*rooms.Room).DeclineTakeback,
+	protocol.TypeRoomScoreAccept:     (*rooms.Room).AcceptScore,
 }
 
 // isRoomMessage reports whether t is a message for a room (Post).
 func isRoomMessage(t string) bool {
 	switch t {
 	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomChat, protocol.TypeRoomChatMute,
-		protocol.TypeRoomChatUnmute, protocol.TypeRoomChatSpectators:
+		protocol.TypeRoomChatUnmute, protocol.TypeRoomChatSpectators, protocol.TypeRoomScoreToggle:
 		return true
 	}
 	return roomCommands[t] != nil

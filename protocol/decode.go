@@ -35,7 +35,7 @@ func DecodeClientMessage(data []byte) (ClientMessage, error) {
 }
 
 // decodeFlat reads an object whose keys are among type, room, move, as,
-// name, token, game, variant, opponent, level (spelt exactly so) with plain
+// name, token, game, variant, opponent, level, point (spelt exactly so) with plain
 // string values (ASCII without escapes: jsonscan.PlainString), and id with
 // a plain string or number value; ok is false for anything else, which
 // decodeFlat leaves to encoding/json.
@@ -111,6 +111,8 @@ func (m *ClientMessage) stringField(key []byte) *string {
 		return &m.Opponent
 	case "level":
 		return &m.Level
+	case "point":
+		return &m.Point
 	}
 	return nil
 }

@@ -59,6 +59,12 @@ var decodeCases = []struct {
 	{"empty", ``, false},
 	{"wrong type", `{"move":5}`, false},
 	{"cut short", `{"type":"room.mo`, false},
+	{"score toggle", `{"type":"room.score.toggle","room":"r1","point":"B5","id":3}`, true},
+	{"score accept", `{"type":"room.score.accept","room":"r1"}`, true},
+	{"score toggle, point not a string", `{"type":"room.score.toggle","room":"r1","point":5}`, false},
+	{"create with go options", `{"type":"room.create","game":"go","variant":"9","opponent":"human","komi":6.5,"handicap":4,"removal":true}`, false},
+	{"create with a komi string", `{"type":"room.create","komi":"6.5"}`, false},
+	{"create with removal not a bool", `{"type":"room.create","removal":1}`, false},
 }
 
 func TestDecodeClientMessage(t *testing.T) {

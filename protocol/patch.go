@@ -67,6 +67,7 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	p.prev.Rematch = slices.Clone(cur.Rematch)
 	p.prev.AbortAt, p.prev.DrawOffer = clonePtr(cur.AbortAt), clonePtr(cur.DrawOffer)
 	p.prev.Takeback = clonePtr(cur.Takeback)
+	p.prev.ScoreBy = clonePtr(cur.ScoreBy)
 	rows, rowsBoard := cur.Board.([]string)
 	var known []string // rows already found plain
 	if prevASCII {
@@ -88,7 +89,8 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	// Fields that vanish (omitempty, extras) need the full state.
 	if prev.Private && !cur.Private || prev.Watch && !cur.Watch || len(prev.Rematch) > 0 && len(cur.Rematch) == 0 ||
 		prev.Next != "" && cur.Next == "" ||
-		prev.DrawOffer != nil && cur.DrawOffer == nil || prev.Takeback != nil && cur.Takeback == nil {
+		prev.DrawOffer != nil && cur.DrawOffer == nil || prev.Takeback != nil && cur.Takeback == nil ||
+		prev.ScoreBy != nil && cur.ScoreBy == nil {
 		return nil, false, nil
 	}
 	for k := range prevRaw {
@@ -154,6 +156,9 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	}
 	if !equalPtr(cur.Takeback, prev.Takeback) {
 		field("takeback", cur.Takeback)
+	}
+	if !equalPtr(cur.ScoreBy, prev.ScoreBy) {
+		field("scoreBy", cur.ScoreBy)
 	}
 	if cur.SpectatorChat != prev.SpectatorChat {
 		field("spectatorChat", cur.SpectatorChat)

@@ -133,6 +133,11 @@ const (
 	TypeRoomTakebackAsk     = "room.takeback.ask"
 	TypeRoomTakebackAccept  = "room.takeback.accept"
 	TypeRoomTakebackDecline = "room.takeback.decline"
+	// The stone-removal phase of go (additions, docs/protocol.md "Komi,
+	// handicap and stone removal"): toggle a group dead or alive, accept
+	// the marking.
+	TypeRoomScoreToggle = "room.score.toggle"
+	TypeRoomScoreAccept = "room.score.accept"
 )
 
 // Server to client message types.
@@ -165,6 +170,11 @@ type ClientMessage struct {
 	Private  bool            `json:"private,omitempty"`
 	Watch    bool            `json:"watch,omitempty"`
 	Clock    json.RawMessage `json:"clock,omitempty"`
+	// Komi, Handicap and Removal are room.create's rule options (go;
+	// additions): see ParseOptions.
+	Komi     json.RawMessage `json:"komi,omitempty"`
+	Handicap json.RawMessage `json:"handicap,omitempty"`
+	Removal  bool            `json:"removal,omitempty"`
 	Room     string          `json:"room,omitempty"`
 	As       string          `json:"as,omitempty"`
 	Move     string          `json:"move,omitempty"`
@@ -173,6 +183,9 @@ type ClientMessage struct {
 	// about; On is room.chat.spectators' switch (additions).
 	Player string `json:"player,omitempty"`
 	On     *bool  `json:"on,omitempty"`
+	// Point is the stone whose group room.score.toggle marks (an
+	// addition).
+	Point string `json:"point,omitempty"`
 	// Features are the optional behaviours a client asks for in hello
 	// (an addition): FeaturePatch.
 	Features []string `json:"features,omitempty"`
@@ -326,6 +339,10 @@ type RoomState struct {
 	Abortable bool         `json:"abortable"`
 	DrawOffer *int         `json:"drawOffer,omitempty"`
 	Takeback  *TakebackAsk `json:"takeback,omitempty"`
+	// ScoreBy (Unix ms) is, in a go game's stone-removal phase under a
+	// clock, when the room counts the game with the server's proposal
+	// unless both players accepted a marking before (an addition).
+	ScoreBy *int64 `json:"scoreBy,omitempty"`
 	// SpectatorChat is false while the players have switched the
 	// spectators' chat off (an addition; always present).
 	SpectatorChat bool           `json:"spectatorChat"`
@@ -489,6 +506,50 @@ const (
 type TimeControl struct {
 	Base      int `json:"base"`
 	Increment int `json:"increment"`
+}
+
+// ParseOptions parses room.create's rule options (go): "komi", absent or
+// null for the seed's rule (white wins ties, a komi of one half), else a
+// number; "handicap", absent or null for none, else a whole number; and
+// "removal". Whether the game takes them, and the ranges, are the
+// engine's to say (engine.CheckOptions, at the room's creation). A komi
+// or handicap that is not a number is a bad_request error.
+func ParseOptions(komi, handicap json.RawMessage, removal bool) (engine.Options, *Error) {
+	opts := engine.Options{Removal: removal}
+	number := func(name string, raw json.RawMessage) (float64, bool, *Error) {
+		t := bytes.TrimSpace(raw)
+		if len(t) == 0 || string(t) == "null" {
+			return 0, false, nil
+		}
+		var v float64
+		if err := json.Unmarshal(t, &v); err != nil {
+			return 0, false, Errorf(CodeBadRequest, "%q must be a number", name)
+		}
+		return v, true, nil
+	}
+	k, set, perr := number("komi", komi)
+	if perr != nil {
+		return opts, perr
+	}
+	if set {
+		if k == 0 {
+			return opts, Errorf(CodeBadRequest, `"komi" must be a half-integer (0.5, 6.5, 7.5, -0.5, ...): a komi of 0 would allow draws`)
+		}
+		if k != 0.5 { // 0.5 is the seed's rule, the zero Options
+			opts.Komi = k
+		}
+	}
+	h, set, perr := number("handicap", handicap)
+	if perr != nil {
+		return opts, perr
+	}
+	if set {
+		if h != math.Trunc(h) || h < -1e9 || h > 1e9 {
+			return opts, Errorf(CodeBadRequest, `"handicap" must be a whole number of stones`)
+		}
+		opts.Handicap = int(h)
+	}
+	return opts, nil
 }
 
 // ParseClock parses the "clock" of room.create: absent or null is no clock

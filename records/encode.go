@@ -42,6 +42,8 @@ const (
 	flagEnded
 	flagPrivate
 	flagWatch
+	flagOptions
+	flagDead
 	flagKnown = 1<<iota - 1
 )
 
@@ -62,7 +64,8 @@ func Encode(r *Record) ([]byte, error) {
 		on  bool
 		bit uint64
 	}{{len(r.Setup) > 0, flagSetup}, {r.Clock != nil, flagClock}, {r.Result != nil, flagResult},
-		{!r.Started.IsZero(), flagStarted}, {!r.Ended.IsZero(), flagEnded}, {r.Private, flagPrivate}, {r.Watch, flagWatch}} {
+		{!r.Started.IsZero(), flagStarted}, {!r.Ended.IsZero(), flagEnded}, {r.Private, flagPrivate}, {r.Watch, flagWatch},
+		{!r.Options().IsZero(), flagOptions}, {len(r.Dead) > 0, flagDead}} {
 		if f.on {
 			flags |= f.bit
 		}
@@ -90,6 +93,21 @@ func Encode(r *Record) ([]byte, error) {
 	if res := r.Result; res != nil {
 		b = binary.AppendUvarint(b, uint64(res.Winner+1))
 		b = appendString(b, res.Reason)
+	}
+	if flags&flagOptions != 0 {
+		removal := uint64(0)
+		if r.Removal {
+			removal = 1
+		}
+		b = binary.AppendUvarint(b, removal)
+		b = binary.AppendVarint(b, int64(2*r.Komi))
+		b = binary.AppendUvarint(b, uint64(r.Handicap))
+	}
+	if flags&flagDead != 0 {
+		b = binary.AppendUvarint(b, uint64(len(r.Dead)))
+		for _, p := range r.Dead {
+			b = appendMoveText(b, r.Game, r.Variant, p)
+		}
 	}
 	b = binary.AppendUvarint(b, seats)
 	for _, p := range r.Players {
@@ -160,10 +178,37 @@ func (r *Record) Validate() error {
 	if len(r.Setup) > 0 && !json.Valid(r.Setup) {
 		return errors.New("setup is not JSON")
 	}
+	if k := 2 * r.Komi; r.Komi != 0 && (k != math.Trunc(k) || int64(k)%2 == 0 || math.Abs(r.Komi) > maxKomi) {
+		return fmt.Errorf("komi %v: want 0 (the seed's rule) or a half-integer", r.Komi)
+	}
+	if r.Handicap < 0 || r.Handicap > maxHandicap {
+		return fmt.Errorf("handicap %d", r.Handicap)
+	}
+	for i, p := range r.Dead {
+		if p == "" || len(p) > MaxMoveLen || !utf8.ValidString(p) {
+			return fmt.Errorf("dead stone %d: %q", i+1, p)
+		}
+	}
 	if c := r.Clock; c != nil && (c.Base < 0 || c.Increment < 0) {
 		return fmt.Errorf("clock %v+%v", c.Base, c.Increment)
 	}
 	return nil
+}
+
+// Bounds of the rule options a record holds: far above any game's.
+const (
+	maxKomi     = 1 << 20
+	maxHandicap = 1 << 10
+)
+
+// appendMoveText appends a move or a point of game as the moves are: its
+// codec's number plus one, or 0 and the text.
+func appendMoveText(b []byte, game, variant, move string) []byte {
+	if v, ok := codeOf(game, variant, move); ok {
+		return binary.AppendUvarint(b, v+1)
+	}
+	b = binary.AppendUvarint(b, 0)
+	return appendString(b, move)
 }
 
 // Decode reads a record written by Encode. Anything else is refused with an
@@ -214,6 +259,33 @@ func decode(data []byte) (*Record, error) {
 	}
 	if flags&flagResult != 0 {
 		r.Result = &Result{Winner: int(d.small(MaxSeats+1)) - 1, Reason: d.string()}
+	}
+	if flags&flagOptions != 0 {
+		r.Removal = d.small(1) == 1
+		r.Komi = float64(d.varint()) / 2
+		r.Handicap = d.small(maxHandicap)
+		if r.Options().IsZero() {
+			d.fail("options flagged but none set")
+		}
+	}
+	if flags&flagDead != 0 {
+		n := d.count(1)
+		if n == 0 {
+			d.fail("dead stones flagged but none listed")
+		}
+		for range n {
+			if d.err != nil {
+				break
+			}
+			code := d.uvarint()
+			if code == 0 {
+				r.Dead = append(r.Dead, d.string())
+			} else if p, ok := moveOf(r.Game, r.Variant, code-1); ok {
+				r.Dead = append(r.Dead, p)
+			} else {
+				d.fail("dead stone number " + strconv.FormatUint(code-1, 10) + " of " + r.Game)
+			}
+		}
 	}
 	r.Private, r.Watch = flags&flagPrivate != 0, flags&flagWatch != 0
 	seats := d.small(MaxSeats)

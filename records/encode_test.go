@@ -68,6 +68,18 @@ func TestEncodeRoundTrip(t *testing.T) {
 		{"resigned while waiting", waiting},
 		{"a game without a codec", unknown},
 		{"moves no codec numbers are kept as text", odd},
+		{"go counted after stone removal, komi 6.5", scoredWall(t)},
+		{"go handicap, reverse komi", func() *Record {
+			r := newRecord(t, "go", "19", "")
+			r.Handicap, r.Komi = 9, -0.5
+			playRandom(t, r, rng, 50, 0)
+			return r
+		}()},
+		{"dead points no codec numbers", func() *Record {
+			r := scoredWall(t)
+			r.Dead = []string{"B5", "b5", "Z1"}
+			return r
+		}()},
 	} {
 		t.Run(tc.name, func(t *testing.T) { roundTrip(t, tc.rec) })
 	}
@@ -181,6 +193,11 @@ func TestValidate(t *testing.T) {
 		{"chat not UTF-8", "not UTF-8", two(func(r *Record) { r.Chat = []ChatLine{{Text: "a\xc3"}} })},
 		{"setup not JSON", "setup is not JSON", two(func(r *Record) { r.Setup = []byte("{") })},
 		{"negative clock", "clock", two(func(r *Record) { r.Clock = &Clock{Base: -time.Second} })},
+		{"whole komi", "komi 7", two(func(r *Record) { r.Komi = 7 })},
+		{"quarter komi", "komi 0.25", two(func(r *Record) { r.Komi = 0.25 })},
+		{"negative handicap", "handicap -1", two(func(r *Record) { r.Handicap = -1 })},
+		{"empty dead point", "dead stone 2", two(func(r *Record) { r.Dead = []string{"E5", ""} })},
+		{"dead point not UTF-8", "dead stone 1", two(func(r *Record) { r.Dead = []string{"\xff"} })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Encode(tc.rec)

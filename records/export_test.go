@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 	"github.com/tabuleiro/tabuleiro/engine/seedgames"
 )
@@ -50,8 +52,36 @@ func goRecords(t testing.TB) map[string]*Record {
 
 	white := newRecord(t, "go", "9", `{"black":["C3","G7"],"white":["C7"],"toMove":"white"}`)
 	play(t, white, "G3", "E5", "pass", "pass")
+
+	handicap := newRecord(t, "go", "13", "")
+	handicap.Handicap, handicap.Komi = 4, -0.5
+	play(t, handicap, "G7", "K7", "C7", "pass", "pass")
 	return map[string]*Record{"go_example1": ex1, "go_example2": ex2, "go_resign_19": resign,
-		"go_timeout_13": timeout, "go_live": live, "go_white_first": white}
+		"go_timeout_13": timeout, "go_live": live, "go_white_first": white, "go_handicap_13": handicap,
+		"go_scored": scoredWall(t)}
+}
+
+// wallMoves is a 9x9 game: black's wall on column E, white's on F, black
+// C3 in its own area and white B5 alone inside it, then two passes.
+var wallMoves = func() []string {
+	var moves []string
+	for row := 1; row <= 9; row++ {
+		moves = append(moves, "E"+strconv.Itoa(row), "F"+strconv.Itoa(row))
+	}
+	return append(moves, "C3", "B5", "pass", "pass")
+}()
+
+// scoredWall is wallMoves played with komi 6.5 and stone removal, both
+// players having accepted B5 as dead: black 45, white 36, black by 2.5.
+func scoredWall(t testing.TB) *Record {
+	t.Helper()
+	rec := newRecord(t, "go", "9", "")
+	rec.Room = "r-go-scored"
+	rec.Komi, rec.Removal = 6.5, true
+	play(t, rec, wallMoves...)
+	rec.Dead = []string{"B5"}
+	rec.Result, rec.Status, rec.Ended = &Result{Winner: 0, Reason: engine.ReasonScored}, StatusFinished, t0.Add(time.Hour)
+	return rec
 }
 
 // TestSGFGolden writes the go records as SGF against golden files
@@ -85,6 +115,13 @@ func TestSGFProperties(t *testing.T) {
 		{"go_timeout_13", []string{"RE[B+T]", `PB[ana \] \\ the [first\]]`, "TM[60]\n"}, []string{"OT["}},
 		{"go_live", []string{";B[ee];W[de];B[]\n)"}, []string{"RE["}},
 		{"go_white_first", []string{"PL[W]", "AB[gc][cg]", "AW[cc]", ";W[gg];B[ee];W[];B[]"}, nil},
+		// Handicap 4 on 13x13 (D4 J4 D10 J10), white first, komi -0.5:
+		// black's 5 stones and white's 2 with the empty board between
+		// them nobody's, so black by 3 and the half point.
+		{"go_handicap_13", []string{"KM[-0.5]", "HA[4]", "AB[dd][jd][dj][jj]", "PL[W]", ";W[gg];B[kg];W[cg];B[];W[]", "RE[B+3.5]", "RU[" + SGFRulesKomi + "]"}, []string{"TB[", "TW["}},
+		// B5 (be) dead: black's territory holds it, white's is G-I.
+		{"go_scored", []string{"KM[6.5]", "RU[" + SGFRulesRemoval + "]", "RE[B+2.5]", ";B[];W[]TB[aa][ba]", "[ae][be][ce]", "TW[ga][ha][ia]"},
+			[]string{"HA[", "TB[ei]", "TW[fi]"}},
 	} {
 		t.Run(tc.rec, func(t *testing.T) {
 			sgf, err := SGF(context.Background(), catalog, recs[tc.rec])

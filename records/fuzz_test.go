@@ -25,6 +25,11 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	scored, err := Encode(scoredWall(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(scored)
 	f.Add([]byte("TR\x01"))
 	f.Add([]byte("TR\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,8 +79,8 @@ func refereeSGF(t *testing.T, gg *gtp.Client, rec *Record) {
 	if toMove != want {
 		t.Fatalf("GNU Go has %s to move, we have %s", toMove, want)
 	}
-	if komi, err := gg.Command("get_komi"); err != nil || komi != "0.5" {
-		t.Fatalf("GNU Go's komi %q (%v), want the SGF's 0.5", komi, err)
+	if komi, err := gg.Command("get_komi"); err != nil || komi != sgfKomi(rec) {
+		t.Fatalf("GNU Go's komi %q (%v), want the SGF's %s", komi, err, sgfKomi(rec))
 	}
 }
 
@@ -163,5 +164,65 @@ func TestGnuGoLoadsOurSGF(t *testing.T) {
 	}
 	if total["9"] == 0 || total["19"] == 0 {
 		t.Fatalf("the random games captured %v stones: the referee saw no capture", total)
+	}
+}
+
+// TestGnuGoScoresOurScoredGames is the referee of the stone-removal phase:
+// games of 9x9 counted after both players accepted a marking, with
+// different komis and dead stones of either color, exported as SGF and
+// loaded by the real GNU Go under area (Chinese) rules. Its final_score
+// is our RE, and the stones its final_status_list calls dead are the ones
+// the record marks dead.
+func TestGnuGoScoresOurScoredGames(t *testing.T) {
+	gg := gtptest.Start(t, "--level", "0", "--chinese-rules")
+	both := newRecord(t, "go", "9", "")
+	both.Room, both.Komi, both.Removal = "r-both-dead", 7.5, true
+	play(t, both, append(wallMoves[:len(wallMoves)-2:len(wallMoves)-2], "H5", "G3", "pass", "pass")...)
+	both.Dead = []string{"B5", "H5"}
+	// Black 45 and white 36 once both are taken off: black by 1.5.
+	both.Result, both.Status = &Result{Winner: 0, Reason: engine.ReasonScored}, StatusFinished
+	white := scoredWall(t)
+	white.Room, white.Komi = "r-komi-9.5", 9.5
+	white.Result.Winner = 1 // 45-36 is 9, less than 9.5
+	for _, tc := range []struct {
+		rec *Record
+		re  string
+	}{{scoredWall(t), "B+2.5"}, {both, "B+1.5"}, {white, "W+0.5"}} {
+		t.Run(tc.rec.Room, func(t *testing.T) {
+			sgf, err := SGF(context.Background(), catalog, tc.rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(sgf), "RE["+tc.re+"]") {
+				t.Fatalf("no RE[%s] in\n%s", tc.re, sgf)
+			}
+			path := filepath.Join(t.TempDir(), tc.rec.Room+".sgf")
+			if err := os.WriteFile(path, sgf, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := gg.LoadSGF(path); err != nil {
+				t.Fatalf("GNU Go refuses the SGF: %v\n%s", err, sgf)
+			}
+			if score, err := gg.Command("final_score"); err != nil || score != tc.re {
+				t.Fatalf("GNU Go's final_score %q (%v), our RE %s\n%s", score, err, tc.re, sgf)
+			}
+			list, err := gg.Command("final_status_list", "dead")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dead []string
+			for _, v := range strings.Fields(list) {
+				p, err := gtp.FromGTP(v, 9)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dead = append(dead, p)
+			}
+			slices.Sort(dead)
+			want := slices.Sorted(slices.Values(tc.rec.Dead))
+			if !slices.Equal(dead, want) {
+				t.Fatalf("GNU Go calls %v dead, the record %v", dead, want)
+			}
+		})
 	}
 }

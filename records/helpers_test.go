@@ -75,7 +75,7 @@ func end(rec *Record, st engine.State) {
 // replayed is the engine state after rec's moves.
 func replayed(t testing.TB, rec *Record) engine.State {
 	t.Helper()
-	st, err := catalog.New(rec.Game, rec.Variant, rec.Setup, rec.Seed)
+	st, err := catalog.NewWithOptions(rec.Game, rec.Variant, rec.Setup, rec.Seed, rec.Options())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,10 @@ type recordJSON struct {
 	Watch     bool            `json:"watch,omitempty"`
 	Players   []playerJSON    `json:"players"`
 	Clock     *clockJSON      `json:"clock"`
+	Komi      float64         `json:"komi,omitempty"`
+	Handicap  int             `json:"handicap,omitempty"`
+	Removal   bool            `json:"removal,omitempty"`
+	Dead      []string        `json:"dead,omitempty"`
 	Moves     []moveJSON      `json:"moves"`
 	Result    *resultJSON     `json:"result"`
 	Chat      []chatJSON      `json:"chat"`
@@ -74,6 +78,7 @@ func (r *Record) MarshalJSON() ([]byte, error) { return JSON(r, nil) }
 func JSON(r *Record, positions []Position) ([]byte, error) {
 	v := recordJSON{Room: r.Room, Game: r.Game, Variant: r.Variant, Status: r.Status, Setup: r.Setup,
 		Private: r.Private, Watch: r.Watch, Players: make([]playerJSON, len(r.Players)),
+		Komi: r.Komi, Handicap: r.Handicap, Removal: r.Removal, Dead: r.Dead,
 		Moves: make([]moveJSON, len(r.Moves)), Chat: make([]chatJSON, len(r.Chat)),
 		Created: unixMs(r.Created), Started: unixMs(r.Started), Ended: unixMs(r.Ended), Positions: positions}
 	if len(v.Setup) == 0 {

@@ -13,6 +13,8 @@ package records
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/engine"
 )
 
 // Room statuses a record can be in (the room's status when it was read).
@@ -45,6 +47,16 @@ type Record struct {
 	Players []Player
 	// Clock is the time control, nil when the game had none.
 	Clock *Clock
+	// Komi, Handicap and Removal are the game's rule options (go, see
+	// engine.Options): Komi 0 is the seed's rule (white wins ties, komi
+	// one half), Handicap 0 none.
+	Komi     float64
+	Handicap int
+	Removal  bool
+	// Dead are the stones marked dead when a game with Removal ended by
+	// its stone-removal phase (in the engine's reading order); nil
+	// otherwise.
+	Dead []string
 	// Moves are the moves played, in order, from the start position.
 	Moves []Move
 	// Result is how the game ended, nil while it goes on.
@@ -115,6 +127,11 @@ func (c ChatLine) Role() string {
 		return "player"
 	}
 	return "spectator"
+}
+
+// Options are the game's rule options.
+func (r *Record) Options() engine.Options {
+	return engine.Options{Komi: r.Komi, Handicap: r.Handicap, Removal: r.Removal}
 }
 
 // Finished reports whether the game has ended.

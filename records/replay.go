@@ -116,9 +116,12 @@ func FinalState(ctx context.Context, cat *engine.Catalog, rec *Record) (engine.S
 // replay plays the record through the engine, calling visit (when not nil)
 // with the start position (i = 0) and after each move i.
 func replay(ctx context.Context, cat *engine.Catalog, rec *Record, visit func(i int, st engine.State) error) (engine.State, error) {
-	st, err := cat.New(rec.Game, rec.Variant, rec.Setup, rec.Seed)
+	st, err := cat.NewWithOptions(rec.Game, rec.Variant, rec.Setup, rec.Seed, rec.Options())
 	if err != nil {
 		return nil, fmt.Errorf("replay room %s: %w", rec.Room, err)
+	}
+	if len(rec.Moves) == 0 && len(rec.Dead) > 0 {
+		return nil, fmt.Errorf("replay room %s: dead stones in a game without moves", rec.Room)
 	}
 	if visit != nil {
 		if err := visit(0, st); err != nil {
@@ -134,6 +137,11 @@ func replay(ctx context.Context, cat *engine.Catalog, rec *Record, visit func(i 
 		if err := st.Apply(m.Seat, m.Move); err != nil {
 			return nil, fmt.Errorf("replay room %s: move %d (seat %d %q): %w", rec.Room, i+1, m.Seat, m.Move, err)
 		}
+		if i == len(rec.Moves)-1 {
+			if err := settle(st, rec); err != nil {
+				return nil, fmt.Errorf("replay room %s: %w", rec.Room, err)
+			}
+		}
 		if visit != nil {
 			if err := visit(i+1, st); err != nil {
 				return nil, fmt.Errorf("replay room %s: after move %d: %w", rec.Room, i+1, err)
@@ -147,6 +155,33 @@ func replay(ctx context.Context, cat *engine.Catalog, rec *Record, visit func(i 
 		}
 	}
 	return st, nil
+}
+
+// settle gives a game that ends in a scoring phase (go's stone removal,
+// engine.Scoring) the record's marking, Dead, and when the record says the
+// game was counted by it (engine.ReasonScored), every seat's acceptance,
+// which ends it: the last position is then the one the players saw at the
+// end. Dead stones in a game that did not end in the phase are refused.
+func settle(st engine.State, rec *Record) error {
+	sc, ok := st.(engine.Scoring)
+	if !ok || !sc.Scoring() {
+		if len(rec.Dead) > 0 {
+			return fmt.Errorf("dead stones %v in a game that did not end in a stone-removal phase", rec.Dead)
+		}
+		return nil
+	}
+	if err := sc.Mark(rec.Dead); err != nil {
+		return fmt.Errorf("dead stones %v: %w", rec.Dead, err)
+	}
+	if res := rec.Result; res == nil || res.Reason != engine.ReasonScored {
+		return nil
+	}
+	for seat := range st.Seats() {
+		if err := sc.Accept(seat); err != nil {
+			return fmt.Errorf("scoring: %w", err)
+		}
+	}
+	return nil
 }
 
 func describeResult(res *Result) string {

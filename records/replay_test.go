@@ -122,6 +122,15 @@ func TestReplayRefuses(t *testing.T) {
 		{"an unknown game", &Record{Game: "chess", Variant: "8"}, "unknown game"},
 		{"an unknown variant", &Record{Game: "go", Variant: "7"}, "no variant"},
 		{"a bad setup", &Record{Game: "go", Variant: "9", Setup: json.RawMessage(`{"black":["Z9"]}`)}, "bad_setup"},
+		{"a scored game the other way", func() *Record { r := scoredWall(t); r.Result.Winner = 1; return r }(), "the record says winner 1 by \"scored\""},
+		{"a dead point that is empty", func() *Record { r := scoredWall(t); r.Dead = []string{"D5"}; return r }(), "D5 is empty"},
+		{"dead stones without removal", func() *Record { r := scoredWall(t); r.Removal = false; return r }(), "did not end in a stone-removal phase"},
+		{"a scored game without removal's phase", func() *Record {
+			r := scoredWall(t)
+			r.Moves = r.Moves[:len(r.Moves)-1]
+			return r
+		}(), "did not end in a stone-removal phase"},
+		{"options the game does not take", func() *Record { r := base(func(*Record) {}); r.Komi = 6.5; return r }(), "no komi"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Replay(catalog, tc.rec)
@@ -164,4 +173,43 @@ func TestReplayBounds(t *testing.T) {
 	if _, err := ReplayContext(ctx, catalog, rec, 0); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
+}
+
+// TestReplayScoredGame: a game counted after its stone-removal phase
+// replays to the marking the players accepted: the last position has the
+// dead stones, the area counted without them and its score, and the
+// engine's outcome is the record's; a game resigned in the phase keeps its
+// marking in the last position, without the count.
+func TestReplayScoredGame(t *testing.T) {
+	rec := scoredWall(t)
+	pos, err := Replay(catalog, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := pos[len(pos)-1]
+	if string(last.Extra["dead"]) != `["B5"]` || string(last.Extra["accepted"]) != `[0,1]` || string(last.Score) != `{"black":45,"white":36}` ||
+		string(last.Extra["komi"]) != "6.5" || last.Turn != nil {
+		t.Fatalf("last position: %s", mustJSON(t, last))
+	}
+	if before := pos[len(pos)-2]; before.Extra["dead"] != nil || string(before.Score) != `{"black":10,"white":37}` {
+		t.Fatalf("the position before the last pass: %s", mustJSON(t, before))
+	}
+	resigned := scoredWall(t)
+	resigned.Result = &Result{Winner: 1, Reason: "resign"}
+	pos, err = Replay(catalog, resigned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := pos[len(pos)-1]; string(last.Extra["dead"]) != `["B5"]` || string(last.Extra["accepted"]) != `[]` {
+		t.Fatalf("resigned in the phase: %s", mustJSON(t, last))
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

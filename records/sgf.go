@@ -18,18 +18,51 @@ import (
 const SGFRules = "Tabuleiro: area scoring of the board as it stands (no dead stones removed), " +
 	"positional superko, suicide illegal, white wins ties (komi 0.5)"
 
-// SGFKomi is the SGF KM of our go (see SGFRules).
+// SGFRulesKomi is the SGF RU of a game under the seed's rules but with a
+// komi of its own, which KM says.
+const SGFRulesKomi = "Tabuleiro: area scoring of the board as it stands (no dead stones removed), " +
+	"positional superko, suicide illegal"
+
+// SGFRulesRemoval is the SGF RU of a game with a stone-removal phase; its
+// komi is in KM.
+const SGFRulesRemoval = "Tabuleiro: area scoring with the dead stones removed as both players accepted, " +
+	"positional superko, suicide illegal"
+
+// SGFKomi is the SGF KM of our go under the seed's rules (see SGFRules).
 const SGFKomi = "0.5"
+
+// sgfRules is the RU of rec's game: SGFRules for the seed's rules,
+// SGFRulesKomi with another komi, SGFRulesRemoval with stone removal.
+func sgfRules(rec *Record) string {
+	switch {
+	case rec.Removal:
+		return SGFRulesRemoval
+	case rec.Komi != 0:
+		return SGFRulesKomi
+	}
+	return SGFRules
+}
+
+// sgfKomi is the KM of rec's game.
+func sgfKomi(rec *Record) string {
+	if rec.Komi == 0 {
+		return SGFKomi
+	}
+	return strconv.FormatFloat(rec.Komi, 'f', -1, 64)
+}
 
 // ErrNotGo is returned by SGF for a game that is not go.
 var ErrNotGo = errors.New("records: SGF is for go games only")
 
 // SGF returns a go game as SGF (FF[4], docs/records.md): the root node
-// with the board size, our rules (RU, KM), the players (PB, PW), the date
-// (DT), the time control (TM, OT), the result (RE, when the game is over),
-// the setup stones (AB, AW) and the side to move first (PL, when white),
-// then one node a move, a pass written B[] or W[]. The moves are replayed
-// through the engine first, so a record the rules refuse is refused here.
+// with the board size, our rules (RU, KM, HA for a handicap), the players
+// (PB, PW), the date (DT), the time control (TM, OT), the result (RE, when
+// the game is over), the setup or handicap stones (AB, AW) and the side to
+// move first (PL, when white), then one node a move, a pass written B[] or
+// W[]; a game counted after its stone-removal phase has on its last node
+// the territory of each color (TB, TW), the points of the stones marked
+// dead among them. The moves are replayed through the engine first, so a
+// record the rules refuse is refused here.
 func SGF(ctx context.Context, cat *engine.Catalog, rec *Record) ([]byte, error) {
 	if rec.Game != "go" {
 		return nil, fmt.Errorf("%w (room %s is %s)", ErrNotGo, rec.Room, rec.Game)
@@ -58,8 +91,11 @@ func SGF(ctx context.Context, cat *engine.Catalog, rec *Record) ([]byte, error) 
 	b.WriteString("(;FF[4]GM[1]CA[UTF-8]AP[Tabuleiro]SZ[")
 	b.WriteString(strconv.Itoa(n))
 	b.WriteString("]\n")
-	prop(&b, "RU", SGFRules)
-	b.WriteString("KM[" + SGFKomi + "]\n")
+	prop(&b, "RU", sgfRules(rec))
+	b.WriteString("KM[" + sgfKomi(rec) + "]\n")
+	if rec.Handicap > 0 {
+		b.WriteString("HA[" + strconv.Itoa(rec.Handicap) + "]\n")
+	}
 	prop(&b, "PC", "Tabuleiro, room "+rec.Room)
 	prop(&b, "PB", rec.DisplayName(0))
 	prop(&b, "PW", rec.DisplayName(1))
@@ -79,7 +115,7 @@ func SGF(ctx context.Context, cat *engine.Catalog, rec *Record) ([]byte, error) 
 		}
 	}
 	if rec.Result != nil {
-		re, err := sgfResult(rec.Result, final)
+		re, err := sgfResult(rec.Result, final, rec.Komi)
 		if err != nil {
 			return nil, err
 		}
@@ -122,12 +158,51 @@ func SGF(ctx context.Context, cat *engine.Catalog, rec *Record) ([]byte, error) 
 			point = sgfPoint(col, n-row)
 		}
 		b.WriteString(";" + color + "[" + point + "]")
+		if i == len(rec.Moves)-1 && rec.Result != nil && rec.Result.Reason == engine.ReasonScored {
+			if err := territory(&b, final, n); err != nil {
+				return nil, err
+			}
+		}
 		if i%10 == 9 || i == len(rec.Moves)-1 {
 			b.WriteString("\n")
 		}
 	}
 	b.WriteString(")\n")
 	return []byte(b.String()), nil
+}
+
+// territory writes the TB and TW of a game counted after its stone-removal
+// phase: the points of each color's area (the engine's "area", counted
+// without the dead stones) that hold no stone of that color, so the
+// points of the dead stones are the other color's.
+func territory(b *strings.Builder, final engine.State, n int) error {
+	board, err := rowsOf(final.Board(), n)
+	if err != nil {
+		return err
+	}
+	area, err := rowsOf(final.Extra()["area"], n)
+	if err != nil {
+		return fmt.Errorf("records: go area: %w", err)
+	}
+	for _, side := range []struct {
+		prop string
+		c    byte
+	}{{"TB", 'X'}, {"TW", 'O'}} {
+		first := true
+		for row := range n {
+			for col := range n {
+				if area[row][col] != side.c || board[row][col] == side.c {
+					continue
+				}
+				if first {
+					b.WriteString(side.prop)
+					first = false
+				}
+				b.WriteString("[" + sgfPoint(col, row) + "]")
+			}
+		}
+	}
+	return nil
 }
 
 // sgfPoint is SGF's name of the point in column col (0 = left) and row
@@ -147,11 +222,12 @@ func sgfEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `]`, `\]`, "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
-// sgfResult is SGF's RE: the winner's color and the margin with komi 0.5
-// (B+12.5) for a game scored at the end, R for a resignation, T for time,
-// F for a forfeit (a claimed abandonment); 0 for a draw and Void for a
-// game without a winner that did not end on the board (an aborted one).
-func sgfResult(res *Result, final engine.State) (string, error) {
+// sgfResult is SGF's RE: the winner's color and the margin with the komi
+// (0 standing for the seed's 0.5: B+12.5) for a game scored at the end,
+// R for a resignation, T for time, F for a forfeit (a claimed
+// abandonment); 0 for a draw and Void for a game without a winner that
+// did not end on the board (an aborted one).
+func sgfResult(res *Result, final engine.State, komi float64) (string, error) {
 	if res.Winner < 0 {
 		switch res.Reason {
 		case "resign", "timeout", "abandoned", "aborted":
@@ -170,7 +246,7 @@ func sgfResult(res *Result, final engine.State) (string, error) {
 		return color + "T", nil
 	case "abandoned":
 		return color + "F", nil
-	case "two_passes":
+	case "two_passes", engine.ReasonScored:
 		raw, err := json.Marshal(final.Score())
 		if err != nil {
 			return "", err
@@ -179,7 +255,10 @@ func sgfResult(res *Result, final engine.State) (string, error) {
 		if err := json.Unmarshal(raw, &sc); err != nil {
 			return "", fmt.Errorf("records: go score %s: %w", raw, err)
 		}
-		margin := float64(sc.Black) - float64(sc.White) - 0.5
+		if komi == 0 {
+			komi = 0.5
+		}
+		margin := float64(sc.Black) - float64(sc.White) - komi
 		if res.Winner == 1 {
 			margin = -margin
 		}

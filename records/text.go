@@ -36,8 +36,11 @@ const TextFormat = "Format: Tabuleiro record 1"
 //
 // Keys appear in that order; Setup (the setup object as compact JSON)
 // follows Seat lines when the game started from one, Seed (2048's tiles)
-// once the game is over, Clock only with a time control, Started, Ended,
-// Winner (a seat or "none") and Reason only once they are known.
+// once the game is over, Clock only with a time control, then go's rule
+// options when they are not the seed's (Komi, Handicap, Removal: yes),
+// Started, Ended, Winner (a seat or "none") and Reason only once they are
+// known, Dead (the stones marked dead, space-separated) when the game
+// ended in its stone-removal phase.
 func Text(rec *Record) []byte {
 	var b strings.Builder
 	line := func(key, value string) {
@@ -67,6 +70,15 @@ func Text(rec *Record) []byte {
 	if c := rec.Clock; c != nil {
 		line("Clock", seconds(c.Base)+"+"+seconds(c.Increment))
 	}
+	if rec.Komi != 0 {
+		line("Komi", strconv.FormatFloat(rec.Komi, 'f', -1, 64))
+	}
+	if rec.Handicap != 0 {
+		line("Handicap", strconv.Itoa(rec.Handicap))
+	}
+	if rec.Removal {
+		line("Removal", "yes")
+	}
 	for _, t := range []struct {
 		key string
 		t   time.Time
@@ -82,6 +94,9 @@ func Text(rec *Record) []byte {
 		}
 		line("Winner", w)
 		line("Reason", res.Reason)
+	}
+	if len(rec.Dead) > 0 {
+		line("Dead", strings.Join(rec.Dead, " "))
 	}
 	line("Moves", strconv.Itoa(len(rec.Moves)))
 	b.WriteString("\n")

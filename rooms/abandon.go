@@ -103,6 +103,11 @@ func (r *Room) claim(mem Member) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest,
 			"your opponent has been gone %d s; you may claim the win in %d s", int64(now.Sub(r.goneSince[opp])/time.Second), secs)
 	}
+	if r.inScoring() {
+		// The game is decided on the board: it is counted with the
+		// server's proposal rather than forfeited (scoring.go).
+		return r.settleScoring(seat, "claim")
+	}
 	r.persist.mark()
 	r.nextSeq()
 	r.finish(engine.Outcome{Over: true, Winner: seat, Reason: ReasonAbandoned})

@@ -24,9 +24,11 @@ func (r *Room) botVersion(seat int) int64 {
 	return r.seatMoves[seat]
 }
 
-// scheduleBots asks the pool for every bot seat that may move now.
+// scheduleBots asks the pool for every bot seat that may move now. A bot
+// never resumes a game from its stone-removal phase: it accepts instead
+// (scoring.go).
 func (r *Room) scheduleBots() {
-	if r.status != StatusPlaying || r.m.cfg.Pool == nil {
+	if r.status != StatusPlaying || r.m.cfg.Pool == nil || r.inScoring() {
 		return
 	}
 	if r.botPending == nil {
@@ -47,7 +49,7 @@ func (r *Room) scheduleBots() {
 }
 
 func (r *Room) submitBot(seat int) {
-	if r.status != StatusPlaying || len(r.state.Legal(seat)) == 0 {
+	if r.status != StatusPlaying || r.inScoring() || len(r.state.Legal(seat)) == 0 {
 		r.botPending[seat] = false
 		return
 	}
@@ -63,21 +65,35 @@ func (r *Room) submitBot(seat int) {
 	job := botpool.Job{Game: r.info.ID, Level: level, Bot: bot, State: r.state.Clone(), Seat: seat,
 		Seed: r.seed ^ uint64(r.moves)*0x9e3779b97f4a7c15 ^ uint64(seat), Timeout: r.botTimeout(seat),
 		Done: func(res botpool.Result) {
-			// On a pool worker, which must not wait (botpool.Job.Done):
-			// the mailbox has a slot for every seat and a seat has at
+			// The mailbox has a slot for every seat and a seat has at
 			// most one job in the pool, so the send always finds room.
-			select {
-			case answers <- botAnswer{seat: seat, version: version, res: res}:
-			default:
-				log.Error("bot answer dropped: the room's mailbox is full", zap.String("room", id), zap.Int("seat", seat))
-			}
+			deliver(answers, botAnswer{seat: seat, version: version, res: res}, log, id, "bot answer")
 		}}
+	r.submit(job, func() { r.submitBot(seat) }, func() { r.botPending[seat] = false })
+}
+
+// submit hands job to the bot pool; when the pool's queue is full, again
+// runs on the room's goroutine a moment later; when the pool is closed,
+// gaveUp runs at once.
+func (r *Room) submit(job botpool.Job, again, gaveUp func()) {
 	switch err := r.m.cfg.Pool.TrySubmit(job); err {
 	case nil:
 	case botpool.ErrBusy:
-		r.later(20*time.Millisecond, func() { r.submitBot(seat) })
+		r.later(20*time.Millisecond, again)
 	default:
-		r.botPending[seat] = false
+		gaveUp()
+	}
+}
+
+// deliver puts a pool job's answer v (what) into a room's mailbox box from
+// the pool's worker, which must not wait (botpool.Job.Done): each mailbox
+// has room for every job of its kind that can be under way, so the send
+// always finds room; a full one is logged, never waited on.
+func deliver[T any](box chan<- T, v T, log *zap.Logger, room, what string) {
+	select {
+	case box <- v:
+	default:
+		log.Error(what+" dropped: the room's mailbox is full", zap.String("room", room))
 	}
 }
 
@@ -150,21 +166,12 @@ func (r *Room) askBotDraw(seat int) {
 		Done: func(res botpool.Result) {
 			// A bot that had no answer in time (a fallback) declines.
 			a := drawAnswer{seat: seat, version: version, accept: !res.Fallback && res.Err == nil && res.Move == "accept"}
-			select {
-			case answers <- a: // one answer at a time: there is always room
-			default:
-				log.Error("draw answer dropped: the room's mailbox is full", zap.String("room", id))
-			}
+			deliver(answers, a, log, id, "draw answer") // one answer at a time
 		}}
-	switch err := r.m.cfg.Pool.TrySubmit(job); err {
-	case nil:
-	case botpool.ErrBusy:
-		r.judging = false
-		r.later(20*time.Millisecond, func() { r.askBotDraw(seat) })
-	default:
+	r.submit(job, func() { r.judging = false; r.askBotDraw(seat) }, func() {
 		r.judging = false
 		r.botDrawAnswered(drawAnswer{seat: seat, version: version}) // no pool: decline
-	}
+	})
 }
 
 // resumeBotDraw asks the bot again for its answer to a draw offer that

@@ -70,10 +70,10 @@ func (r *Room) now() time.Time { return r.m.cfg.Now() }
 
 // startClock starts the clock of the seat to move, if the room has a clock,
 // plays and is not already timing someone, and that seat has made its
-// first move.
+// first move. No clock runs in go's stone-removal phase (scoring.go).
 func (r *Room) startClock(now time.Time) {
 	c := r.clock
-	if c == nil || c.running >= 0 || r.status != StatusPlaying {
+	if c == nil || c.running >= 0 || r.status != StatusPlaying || r.inScoring() {
 		return
 	}
 	seat, ok := r.state.Turn()

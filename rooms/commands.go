@@ -127,6 +127,15 @@ func (r *Room) DeclineTakeback(mem Member, id json.RawMessage) bool {
 	return r.do(mem, id, r.declineTakeback)
 }
 
+// ToggleScore marks the group of the stone at point dead, or alive again,
+// in go's stone-removal phase.
+func (r *Room) ToggleScore(mem Member, point string, id json.RawMessage) bool {
+	return r.do(mem, id, func(m Member) *protocol.Error { return r.toggleScore(m, point) })
+}
+
+// AcceptScore accepts the marking of go's stone-removal phase.
+func (r *Room) AcceptScore(mem Member, id json.RawMessage) bool { return r.do(mem, id, r.acceptScore) }
+
 // do runs f for mem on the room goroutine and answers its error, if any,
 // to mem.
 func (r *Room) do(mem Member, id json.RawMessage, f func(Member) *protocol.Error) bool {
@@ -170,9 +179,11 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 		r.armFlag()           // a new one, whose clock started in Create
 		r.armAbort()
 		r.notePresence()
+		r.scoringChanged(r.now())
 	})
 	r.safely(r.scheduleBots)
 	r.safely(r.resumeBotDraw)
+	r.safely(r.proposeDead)
 	r.armLease()
 	if len(join) > 0 && r.shouldClose() {
 		return
@@ -191,6 +202,11 @@ func (r *Room) run(join []JoinAs, reqID json.RawMessage) {
 			}
 		case a := <-r.drawAnswers:
 			r.safely(func() { r.botDrawAnswered(a) })
+			if r.shouldClose() {
+				return
+			}
+		case a := <-r.score.answers:
+			r.safely(func() { r.judged(a) })
 			if r.shouldClose() {
 				return
 			}
@@ -227,6 +243,7 @@ func (r *Room) exit() {
 	r.disarmFlag()
 	r.disarmAbort()
 	r.disarmIdle()
+	r.score.timer.disarm()
 	r.m.remove(r)
 	close(r.done)
 	for _, mb := range r.members {

@@ -234,6 +234,9 @@ type Spec struct {
 	// Clock is the time control of a two-player turn-based game; nil is
 	// none.
 	Clock *protocol.TimeControl
+	// Options are the game's rule options (go: komi, handicap, stone
+	// removal); the zero Options are the seed's rules.
+	Options engine.Options
 	// Seed feeds games with chance and the bots; 0 picks a random one.
 	Seed uint64
 	// Chat are chat lines the room starts with (a rematch: the old
@@ -281,7 +284,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	if seed == 0 {
 		seed = randomSeed()
 	}
-	st, err := g.New(spec.Variant, spec.Setup, seed)
+	st, err := engine.NewWithOptions(g, spec.Variant, spec.Setup, seed, spec.Options)
 	if err != nil {
 		pe := protocol.AsError(err)
 		if pe.Code == protocol.CodeInternal {
@@ -300,6 +303,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	r := m.newRoom(g, st)
 	r.id = spec.ID
 	r.variant = spec.Variant
+	r.opts = spec.Options
 	r.seats = slices.Clone(spec.Seats)
 	r.private = spec.Private
 	r.watch = spec.Watch

@@ -100,6 +100,10 @@ type bookkeeping struct {
 	clock     *clock
 	ended     time.Time
 	offers    offers
+	// proposal and proposed are the server's proposal of go's dead
+	// stones (scoring.go).
+	proposal []string
+	proposed bool
 	// tail, tailMs and tailClock are the plies a takeback took off the
 	// history, with their times: a rollback puts them back.
 	tail              []protocol.LastMove
@@ -114,7 +118,7 @@ func (p *persistence) mark() {
 	// copies it back rather than taking it (see rollback).
 	p.at = bookkeeping{seq: r.seq, moves: r.moves, seatMoves: append(p.at.seatMoves[:0], r.seatMoves...), lastMove: r.lastMove,
 		history: len(r.history), status: r.status, result: r.result, updated: r.updated, clock: r.clock.clone(),
-		ended: r.rec.ended, offers: r.offers.clone()}
+		ended: r.rec.ended, offers: r.offers.clone(), proposal: r.score.proposal, proposed: r.score.proposed}
 }
 
 // replace makes st the room's engine state within the open change (a
@@ -123,6 +127,21 @@ func (p *persistence) replace(st engine.State) {
 	r := p.r
 	p.clone, p.applied = r.state, true
 	r.state = st
+}
+
+// change runs f, a change of the engine state that is not a move (the
+// marking of go's stone-removal phase), within the open change. Whatever
+// f returns, the state may have changed: on an error the caller rolls the
+// change back, which puts the state back too.
+func (p *persistence) change(f func() error) error {
+	r := p.r
+	if p.savedEngine == nil {
+		p.clone = r.state.Clone()
+	}
+	p.applying = true
+	err := f()
+	p.applying, p.applied = false, true
+	return err
 }
 
 // apply plays move for seat on the engine state, within the open change.
@@ -301,6 +320,7 @@ func (p *persistence) rollback() {
 	r.history, r.rec.moveMs, r.rec.ended = r.history[:k.history], r.rec.moveMs[:k.history], k.ended
 	r.rec.clockMs = r.rec.clockMs[:min(k.history, len(r.rec.clockMs))]
 	r.offers = k.offers
+	r.score.proposal, r.score.proposed = k.proposal, k.proposed
 	r.setStatus(k.status)
 	r.clock = k.clock
 	r.armFlag()

@@ -83,6 +83,7 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	}
 	r.moveKept(seat, now)
 	r.armAbort() // the opponent's first move may be due now
+	r.scoringChanged(now)
 	if r.m.cfg.Metrics != nil {
 		r.m.cfg.Metrics.Moves.WithLabelValues(r.info.ID, by).Inc()
 	}
@@ -92,6 +93,7 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	}
 	r.broadcast()
 	r.scheduleBots()
+	r.proposeDead()
 	return nil
 }
 
@@ -183,7 +185,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), r.m.cfg.RematchTimeout)
-		nr, err := r.m.Create(ctx, Spec{Game: r.info.ID, Variant: r.variant, Seats: seats, For: mem.PlayerID(),
+		nr, err := r.m.Create(ctx, Spec{Game: r.info.ID, Variant: r.variant, Seats: seats, Options: r.opts, For: mem.PlayerID(),
 			Private: r.private, Watch: r.watch, Clock: r.clock.timeControl(), Chat: r.rec.chat.rotated(len(seats)), Join: join})
 		cancel()
 		if err != nil {

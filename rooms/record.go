@@ -238,6 +238,12 @@ func RecordOf(snapshot []byte) (*records.Record, error) {
 			rec.Moves[i].Ms = max(s.MoveMs[i], 0)
 		}
 	}
+	if o := s.Options; o != nil {
+		rec.Komi, rec.Handicap, rec.Removal = o.Komi, o.Handicap, o.Removal
+	}
+	if sc := s.Scoring; sc != nil && len(sc.Dead) > 0 {
+		rec.Dead = sc.Dead
+	}
 	if c := s.Clock; c != nil {
 		rec.Clock = &records.Clock{Base: time.Duration(c.BaseMs) * time.Millisecond, Increment: time.Duration(c.IncMs) * time.Millisecond}
 	}

@@ -42,7 +42,10 @@ type Room struct {
 	info engine.Info
 
 	variant string
-	state   engine.State
+	// opts are the game's rule options (go's komi, handicap and stone
+	// removal), the zero Options for the seed's rules.
+	opts  engine.Options
+	state engine.State
 	// persist saves the room and takes back a change whose save failed
 	// (persistence.go).
 	persist persistence
@@ -94,6 +97,8 @@ type Room struct {
 	abortTimer  wakeup
 	judging     bool
 	drawAnswers chan drawAnswer
+	// score is go's stone-removal phase (scoring.go).
+	score scoring
 
 	// goneSince is, per human seat, since when it has had no connection
 	// (zero while connected); see abandon.go.

@@ -124,6 +124,9 @@ type fakeMember struct {
 	player string
 	mu     sync.Mutex
 	got    []protocol.RoomState
+	// extras holds, beside each of got, the state's fields as JSON (the
+	// engine's extra fields among them, which RoomState does not decode).
+	extras []map[string]json.RawMessage
 	errs   []string
 	msgs   []string // the errors' messages, beside errs
 	// presence counts the room.presence frames (each also adds a state
@@ -153,7 +156,9 @@ func (m *fakeMember) Send(f *protocol.Frame) bool {
 	case protocol.TypeRoomState:
 		var st protocol.RoomState
 		_ = json.Unmarshal(f.Data, &st)
-		m.got = append(m.got, st)
+		var x map[string]json.RawMessage
+		_ = json.Unmarshal(f.Data, &x)
+		m.got, m.extras = append(m.got, st), append(m.extras, x)
 	case protocol.TypeRoomPresence:
 		// What a client does: the presence changes the state it holds.
 		if len(m.got) > 0 {
@@ -170,7 +175,7 @@ func (m *fakeMember) Send(f *protocol.Frame) bool {
 				}
 			}
 			m.presence++
-			m.got = append(m.got, st)
+			m.got, m.extras = append(m.got, st), append(m.extras, m.extras[len(m.extras)-1])
 		}
 	case protocol.TypeError:
 		m.errs = append(m.errs, head.Code)

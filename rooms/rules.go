@@ -421,16 +421,18 @@ func (r *Room) takeBack(seat, plies int, granted string) *protocol.Error {
 	r.turnsBegin(now)
 	r.startClock(now)
 	r.armAbort()
+	r.scoringChanged(now)
 	r.log.Info("takeback", zap.String("room", r.id), zap.Int("seat", seat), zap.Int("plies", plies))
 	r.broadcastHistory()
 	r.scheduleBots()
+	r.proposeDead()
 	return nil
 }
 
 // replay builds the position after the first keep moves of the history,
 // from the room's setup.
 func (r *Room) replay(keep int) (engine.State, error) {
-	st, err := r.game.New(r.variant, r.rec.setup, r.seed)
+	st, err := engine.NewWithOptions(r.game, r.variant, r.rec.setup, r.seed, r.opts)
 	if err != nil {
 		return nil, fmt.Errorf("setup: %w", err)
 	}

@@ -27,8 +27,12 @@ type snapshotV1 struct {
 	ClockMs []int64     `json:"clockMs,omitempty"`
 	Offers  *offersSnap `json:"offers,omitempty"`
 	// ChatState holds the mutes and the spectators' chat switch (chat.go).
-	ChatState *chatSnap       `json:"chatState,omitempty"`
-	Engine    json.RawMessage `json:"engine"`
+	ChatState *chatSnap `json:"chatState,omitempty"`
+	// Options are the game's rule options, absent for the seed's rules;
+	// Scoring is go's stone-removal phase, absent outside it (scoring.go).
+	Options *optionsSnap    `json:"options,omitempty"`
+	Scoring *scoringSnap    `json:"scoring,omitempty"`
+	Engine  json.RawMessage `json:"engine"`
 }
 
 // offersSnap is Room.offers in a snapshot; absent when it holds nothing.
@@ -149,6 +153,9 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	if out, err = r.appendChatFields(out); err != nil {
 		return nil, err
 	}
+	if out, err = r.appendScoringFields(out); err != nil {
+		return nil, err
+	}
 	out = append(out, `,"engine":`...)
 	out = append(out, eng...)
 	return append(out, '}'), nil
@@ -230,7 +237,34 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	if err := r.restoreChat(s.ChatState); err != nil {
 		return fmt.Errorf("snapshot of room %s: %w", s.ID, err)
 	}
+	if s.Options != nil {
+		r.opts = s.Options.options()
+	}
+	r.restoreScoring(s.Scoring)
 	return nil
+}
+
+// appendScoringFields appends the snapshot's rule options and go's
+// stone-removal phase (options, scoring), each only when it has
+// something: rare, so encoding/json writes them.
+func (r *Room) appendScoringFields(b []byte) ([]byte, error) {
+	var keys []string
+	var values []any
+	if o := snapOptions(r.opts); o != nil {
+		keys, values = append(keys, "options"), append(values, o)
+	}
+	if sc := r.scoringSnapshot(); sc != nil {
+		keys, values = append(keys, "scoring"), append(values, sc)
+	}
+	for i, key := range keys {
+		j, err := json.Marshal(values[i])
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"`+key+`":`...)
+		b = append(b, j...)
+	}
+	return b, nil
 }
 
 // appendRulesFields appends the snapshot's fields of the rules of play

@@ -25,7 +25,8 @@ func GameVariant(cat *engine.Catalog, game, variant string) (engine.Game, engine
 // Manager.Create whoever asks (a client's room.create or quick match
 // through the hub, a rematch): the game and variant, one seat per seat
 // of the variant, bot levels the game has, and a clock only where one
-// fits. The setup is checked by the engine as it starts the game.
+// fits, rule options the game takes. The setup is checked by the engine as
+// it starts the game.
 func checkSpec(cat *engine.Catalog, spec Spec) (engine.Game, *protocol.Error) {
 	g, v, perr := GameVariant(cat, spec.Game, spec.Variant)
 	if perr != nil {
@@ -51,6 +52,9 @@ func checkSpec(cat *engine.Catalog, spec Spec) (engine.Game, *protocol.Error) {
 			return nil, protocol.Errorf(protocol.CodeBadRequest, "clock: base 1..%d s, increment 0..%d s",
 				protocol.MaxClockBase, protocol.MaxClockIncrement)
 		}
+	}
+	if err := engine.CheckOptions(g, spec.Variant, spec.Options); err != nil {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
 	}
 	return g, nil
 }

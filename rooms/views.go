@@ -54,6 +54,13 @@ func (r *Room) roomState() protocol.RoomState {
 		st.AbortAt = &at
 	}
 	st.Abortable = r.abortable()
+	if r.inScoring() {
+		st.Status = StatusScoring
+		if by := r.scoreBy(); !by.IsZero() {
+			at := by.UnixMilli()
+			st.ScoreBy = &at
+		}
+	}
 	if r.offers.draw >= 0 {
 		d := r.offers.draw
 		st.DrawOffer = &d

@@ -18,6 +18,7 @@ package web_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -242,15 +243,18 @@ func TestRoomFrames(t *testing.T) {
 	games := []struct {
 		game, variant string
 		play          func(t *testing.T, s *testserver.Server, now *fakeclock.Clock) *table
+		name          string // the fixture's name, when not the game's
 	}{
-		{"orbito", "2", playOrbito},
-		{"morris", "3", playMorris},
-		{"go", "9", playGo},
-		{"2048", "race", play2048},
-		{"queens", "tradicional", playQueens},
+		{"orbito", "2", playOrbito, ""},
+		{"morris", "3", playMorris, ""},
+		{"go", "9", playGo, ""},
+		{"2048", "race", play2048, ""},
+		{"queens", "tradicional", playQueens, ""},
+		{"go", "9", playGoScoring, "go-scoring"},
 	}
 	for _, g := range games {
-		t.Run(g.game, func(t *testing.T) {
+		name := cmp.Or(g.name, g.game)
+		t.Run(name, func(t *testing.T) {
 			now := fakeclock.New()
 			s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 			tb := g.play(t, s, now)
@@ -258,7 +262,7 @@ func TestRoomFrames(t *testing.T) {
 				t.Fatalf("the game did not end: %s", tb.last.Raw)
 			}
 			got := tb.fixture(g.game, g.variant)
-			path := filepath.Join("testdata", "frames", g.game+".json")
+			path := filepath.Join("testdata", "frames", name+".json")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
@@ -358,6 +362,38 @@ func playGo(t *testing.T, s *testserver.Server, now *fakeclock.Clock) *table {
 	tb.move(tb.p1, "E5")
 	tb.move(tb.p0, "pass")
 	tb.move(tb.p1, "pass")
+	return tb
+}
+
+// playGoScoring: go with komi 7.5 and stone removal (docs/protocol.md, "Komi,
+// handicap and stone removal"): black walls column E, white column F,
+// white plays B5 inside black's area and both pass; the server proposes B5
+// dead; white toggles it alive; black resumes the game with A5; both pass
+// again, the proposal comes again, and both accept.
+func playGoScoring(t *testing.T, s *testserver.Server, now *fakeclock.Clock) *table {
+	tb := newTable(t, s, now, map[string]any{"game": "go", "variant": "9", "komi": 7.5, "removal": true})
+	for row := 1; row <= 9; row++ {
+		tb.move(tb.p0, fmt.Sprintf("E%d", row))
+		tb.move(tb.p1, fmt.Sprintf("F%d", row))
+		if row == 2 {
+			tb.watch()
+		}
+	}
+	tb.move(tb.p0, "C3")
+	tb.move(tb.p1, "B5")
+	passes := func(first, second *testserver.Client) {
+		tb.move(first, "pass")
+		tb.move(second, "pass") // the phase begins
+		tb.seq++                // the server's proposal
+		tb.sync()
+	}
+	passes(tb.p0, tb.p1)
+	tb.change(tb.p1, "room.score.toggle", map[string]any{"point": "B5"})
+	tb.refused(tb.p0, map[string]any{"type": "room.move", "move": "pass"}, "illegal_move")
+	tb.move(tb.p0, "A5") // resumes
+	passes(tb.p1, tb.p0)
+	tb.change(tb.p0, "room.score.accept", nil)
+	tb.change(tb.p1, "room.score.accept", nil)
 	return tb
 }
 

@@ -38,6 +38,10 @@ type Config struct {
 	SnapshotEvery int
 	// Invariant, optional, is called after every applied move.
 	Invariant func(t testing.TB, before, after engine.State, seat int, move string)
+	// Scored, when not nil, counts the steps taken in scoring phases
+	// (engine.Scoring: toggles and acceptances), so that a test can tell
+	// that its games reached one.
+	Scored *int
 }
 
 // Check plays cfg.Games random games of g and checks the engine contract.
@@ -97,6 +101,8 @@ func playOne(t *testing.T, g engine.Game, cfg Config, rng *rand.Rand, seed uint6
 				return fmt.Errorf("ply %d after %v: %w", ply, moves, err)
 			}
 		}
+		sc, scoring := s.(engine.Scoring)
+		scoring = scoring && sc.Scoring()
 		var movers []int
 		for seat := range s.Seats() {
 			legal := s.Legal(seat)
@@ -112,10 +118,22 @@ func playOne(t *testing.T, g engine.Game, cfg Config, rng *rand.Rand, seed uint6
 				}
 			}
 		}
-		if turn, ok := s.Turn(); ok {
+		if turn, ok := s.Turn(); ok && !(scoring && len(movers) == 0) {
 			if !slices.Equal(movers, []int{turn}) {
 				return fmt.Errorf("ply %d: turn %d but seats with legal moves are %v", ply, turn, movers)
 			}
+		}
+		if scoring && (len(movers) == 0 || rng.IntN(2) == 0) {
+			// The scoring phase: a toggle or an acceptance by a random
+			// seat instead of a move that resumes the game.
+			if err := scoreStep(s, sc, rng); err != nil {
+				return fmt.Errorf("ply %d: %w", ply, err)
+			}
+			if cfg.Scored != nil {
+				*cfg.Scored++
+			}
+			moves = append(moves, "(scoring)")
+			continue
 		}
 		if len(movers) == 0 {
 			return fmt.Errorf("ply %d: game not over but nobody has a legal move", ply)
@@ -146,6 +164,58 @@ func playOne(t *testing.T, g engine.Game, cfg Config, rng *rand.Rand, seed uint6
 		}
 		moves = append(moves, move)
 	}
+}
+
+// scoreStep takes one step of a scoring phase (engine.Scoring) for a random
+// seat: a toggle of a random stone (a third of the time), else an
+// acceptance of the marking. A toggle clears the acceptances; an
+// acceptance is recorded; once every seat accepted, the game is over.
+func scoreStep(s engine.State, sc engine.Scoring, rng *rand.Rand) error {
+	seat := rng.IntN(s.Seats())
+	if rng.IntN(3) == 0 {
+		var stones []string
+		raw, _ := json.Marshal(s.Board())
+		var rows []string
+		if err := json.Unmarshal(raw, &rows); err == nil {
+			for i, row := range rows {
+				for col, c := range row {
+					if c != '.' {
+						stones = append(stones, fmt.Sprintf("%c%d", 'A'+col, len(rows)-i))
+					}
+				}
+			}
+		}
+		if len(stones) > 0 {
+			before := slices.Clone(sc.Dead())
+			p := stones[rng.IntN(len(stones))]
+			if err := sc.Toggle(seat, p); err != nil {
+				return fmt.Errorf("toggle %s for seat %d refused: %w", p, seat, err)
+			}
+			if slices.Equal(before, sc.Dead()) {
+				return fmt.Errorf("toggle %s changed no mark", p)
+			}
+			for i := range s.Seats() {
+				if sc.Accepted(i) {
+					return fmt.Errorf("seat %d still accepts after a toggle", i)
+				}
+			}
+			return nil
+		}
+	}
+	if err := sc.Accept(seat); err != nil {
+		return fmt.Errorf("accept by seat %d refused: %w", seat, err)
+	}
+	if !sc.Accepted(seat) {
+		return fmt.Errorf("seat %d accepted but is not counted", seat)
+	}
+	all := true
+	for i := range s.Seats() {
+		all = all && sc.Accepted(i)
+	}
+	if over := s.Outcome().Over; over != all || sc.Scoring() == all {
+		return fmt.Errorf("every seat accepted: %v, over: %v, scoring: %v", all, over, sc.Scoring())
+	}
+	return nil
 }
 
 // checkRefused applies move for seat and requires an *engine.Error (of code

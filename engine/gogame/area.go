@@ -9,16 +9,22 @@ package gogame
 // writes who each intersection counts for: black, white, or empty for
 // nobody.
 func (b *board) area(owner []color) (scoreBlack, scoreWhite int) {
-	scoreBlack, scoreWhite = b.nb, b.nw
+	return b.areaOf(b.cells, b.nb, b.nw, owner)
+}
+
+// areaOf is area for the stones cells (of b's size) holding nb black and
+// nw white stones: the board less the stones marked dead, say.
+func (b *board) areaOf(cells []color, nb, nw int, owner []color) (scoreBlack, scoreWhite int) {
+	scoreBlack, scoreWhite = nb, nw
 	if owner != nil {
-		copy(owner, b.cells)
+		copy(owner, cells)
 	}
 	// One visited set for all the territories (they are disjoint) and the
 	// region's list live on the goroutine's stack, which is hot in the
 	// cache, not in the board, which is cold when a room's move comes.
 	var seen pointSet
 	var buf [maxPoints]int16
-	for p, c := range b.cells {
+	for p, c := range cells {
 		if c != empty || seen.has(p) {
 			continue
 		}
@@ -27,7 +33,7 @@ func (b *board) area(owner []color) (scoreBlack, scoreWhite int) {
 		borders := color(0)
 		for i := 0; i < len(region); i++ {
 			for _, r := range b.geo.adj[region[i]] {
-				switch cr := b.cells[r]; {
+				switch cr := cells[r]; {
 				case cr != empty:
 					borders |= cr
 				case !seen.has(r):
@@ -57,9 +63,15 @@ func (b *board) area(owner []color) (scoreBlack, scoreWhite int) {
 // n) first like rows, 'X' for an intersection in black's area (a stone or
 // territory), 'O' for white's and '.' for neither.
 func (b *board) areaRows() []string {
-	n := b.geo.n
 	owner := make([]color, len(b.cells))
 	b.area(owner)
+	return b.ownerRows(owner)
+}
+
+// ownerRows writes who each intersection counts for (owner, indexed like
+// cells) as rows, top row first: 'X', 'O' or '.'.
+func (b *board) ownerRows(owner []color) []string {
+	n := b.geo.n
 	out := make([]string, n)
 	line := make([]byte, n)
 	for r := n - 1; r >= 0; r-- {

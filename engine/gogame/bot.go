@@ -52,11 +52,8 @@ type candidate struct {
 func (s *state) basicMove(rng *rand.Rand) string {
 	me := s.toMove
 	b := s.board
-	if s.passes == 1 {
-		sb, sw := b.score()
-		if (me == black && sb > sw) || (me == white && sw >= sb) {
-			return Pass
-		}
+	if s.passes == 1 && s.leads() {
+		return Pass
 	}
 	var captures, escapes, calm []candidate
 	after := newBoard(b.geo)

@@ -1,6 +1,8 @@
 package gogame
 
 import (
+	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/engine"
@@ -96,4 +98,75 @@ func hashOf(b *board) uint64 {
 		}
 	}
 	return h
+}
+
+// optionsGame is the go game under fixed rule options, so that the shared
+// engine checks run on games with a komi, a handicap and the stone-removal
+// phase too.
+type optionsGame struct {
+	game
+	opts engine.Options
+}
+
+func (g optionsGame) New(variant string, setup json.RawMessage, seed uint64) (engine.State, error) {
+	return g.game.NewWithOptions(variant, setup, seed, g.opts)
+}
+
+// TestConformanceWithOptions runs the shared engine checks on games with a
+// komi, a handicap and the stone-removal phase. Random play seldom passes
+// twice on an open board, so the stone-removal games start from a setup
+// where each side has little left to play but its own eyes (or from a
+// handicap, and then mostly reach the phase late): in the phase the random
+// player toggles, accepts or resumes, and the check requires the phase to
+// have been reached.
+func TestConformanceWithOptions(t *testing.T) {
+	// Black holds columns A-D and white F-I, each with eyes; column E is
+	// empty.
+	var blackStones, whiteStones []string
+	eyes := map[string]bool{"B2": true, "B5": true, "B8": true, "C3": true, "H2": true, "H5": true, "H8": true, "G3": true}
+	for row := 1; row <= 9; row++ {
+		for _, col := range "ABCD" {
+			if p := fmt.Sprintf("%c%d", col, row); !eyes[p] {
+				blackStones = append(blackStones, p)
+			}
+		}
+		for _, col := range "FGHI" {
+			if p := fmt.Sprintf("%c%d", col, row); !eyes[p] {
+				whiteStones = append(whiteStones, p)
+			}
+		}
+	}
+	crowded := json.RawMessage(setupJSON(t, blackStones, whiteStones, "black"))
+	for _, tc := range []struct {
+		opts  engine.Options
+		setup json.RawMessage
+		plies int
+	}{
+		{engine.Options{Komi: 6.5, Removal: true}, crowded, 200},
+		{engine.Options{Komi: -0.5, Removal: true}, crowded, 200},
+		{engine.Options{Komi: 0.5, Handicap: 4, Removal: true}, nil, 300},
+		{engine.Options{Komi: -7.5, Handicap: 9}, nil, 300},
+	} {
+		t.Run(fmt.Sprintf("%+v setup=%v", tc.opts, tc.setup != nil), func(t *testing.T) {
+			scored, games := 0, 8
+			if testing.Short() {
+				games = 3
+			}
+			enginetest.Check(t, optionsGame{opts: tc.opts}, enginetest.Config{
+				Variant:         "9",
+				Setup:           tc.setup,
+				Games:           games,
+				MaxPlies:        tc.plies,
+				AllowUnfinished: true,
+				Probes:          probes,
+				SnapshotEvery:   3,
+				Invariant:       checkMoveInvariants,
+				Scored:          &scored,
+			})
+			if tc.setup != nil && scored == 0 {
+				t.Fatal("no game reached the stone-removal phase")
+			}
+			t.Logf("%d steps in stone-removal phases", scored)
+		})
+	}
 }

@@ -71,6 +71,18 @@ func FuzzRestore(f *testing.F) {
 	}
 	snap, _ := s.MarshalJSON()
 	f.Add(snap)
+	scored := newWith(f, "9", "", engine.Options{Komi: 6.5, Removal: true})
+	playWall(f, scored)
+	if err := scored.Toggle(0, "B5"); err != nil {
+		f.Fatal(err)
+	}
+	if err := scored.Accept(1); err != nil {
+		f.Fatal(err)
+	}
+	snap, _ = scored.MarshalJSON()
+	f.Add(snap)
+	handicap, _ := newWith(f, "13", "", engine.Options{Handicap: 5, Komi: -0.5}).MarshalJSON()
+	f.Add(handicap)
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"variant":"9","start":{"black":[],"white":[],"toMove":"black"},"moves":[],"board":[".........",".........",".........",".........",".........",".........",".........",".........","........."],"toMove":"black"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -80,6 +92,39 @@ func FuzzRestore(f *testing.F) {
 		}
 		if _, err := enginetest.RoundTrip(Game(), r); err != nil {
 			t.Fatalf("Restore(%q) accepted: %v", data, err)
+		}
+	})
+}
+
+// FuzzToggle feeds arbitrary points to Toggle and Mark in the stone-removal
+// phase: no panic, and a refusal is an *engine.Error that changes nothing.
+func FuzzToggle(f *testing.F) {
+	for _, p := range []string{"B5", "E5", "D5", "A1", "pass", "", "Z9", "B05", "\x00", "C3 "} {
+		f.Add(p, 0)
+	}
+	f.Add("F9", 1)
+	f.Add("B5", 2)
+	base := newWith(f, "9", "", engine.Options{Removal: true})
+	playWall(f, base)
+	f.Fuzz(func(t *testing.T, point string, seat int) {
+		for _, do := range []func(s *state) error{
+			func(s *state) error { return s.Toggle(seat, point) },
+			func(s *state) error { return s.Mark([]string{"B5", point}) },
+		} {
+			s := base.Clone().(*state)
+			before, _ := s.MarshalJSON()
+			if err := do(s); err != nil {
+				if engine.CodeOf(err) == "" {
+					t.Fatalf("%q: %v is not an *engine.Error", point, err)
+				}
+				if after, _ := s.MarshalJSON(); !bytes.Equal(before, after) {
+					t.Fatalf("refused %q changed the state", point)
+				}
+				continue
+			}
+			if _, err := enginetest.RoundTrip(Game(), s); err != nil {
+				t.Fatalf("after %q: %v", point, err)
+			}
 		}
 	})
 }

@@ -48,8 +48,17 @@ func checkMarshalJSON(t *testing.T, s *state, where string) []byte {
 	if moves == nil {
 		moves = []string{}
 	}
-	want, err := json.Marshal(snapshot{Variant: s.variant, Start: s.start, Moves: moves,
-		Board: s.board.rows(), ToMove: s.toMove.name()})
+	snap := snapshot{Variant: s.variant, Start: s.start, Moves: moves,
+		Board: s.board.rows(), ToMove: s.toMove.name(), Dead: s.deadList}
+	if o := s.options(); !o.IsZero() {
+		snap.Options = &optionsSnap{Komi: o.Komi, Handicap: o.Handicap, Removal: o.Removal}
+	}
+	for seat, ok := range s.accepted {
+		if ok {
+			snap.Accepted = append(snap.Accepted, seat)
+		}
+	}
+	want, err := json.Marshal(snap)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,10 +128,10 @@ func (s *state) mctsMove(lv mctsLevel, rng *rand.Rand, deadline time.Time) strin
 }
 
 // leads reports whether the side to move wins the board as it stands
-// (white wins ties).
+// (white wins ties; black must pass the komi under another).
 func (s *state) leads() bool {
 	sb, sw := s.board.score()
-	return (s.toMove == black && sb > sw) || (s.toMove == white && sw >= sb)
+	return (s.toMove == black) == s.blackWins(sb, sw)
 }
 
 // mctsRoot is where a search of s starts: the Playout board of s, the last
@@ -433,9 +433,8 @@ func (sr *searcher) simulate() {
 			last = v
 		}
 	}
-	sc := b.Score()
 	winner := white
-	if sc.Black > sc.White {
+	if b.BlackWins(b.Score()) {
 		winner = black
 	}
 	sr.backup(winner)
@@ -483,9 +482,8 @@ func (sr *searcher) expand(cur int32, last int) {
 		pv, pw := b.priorOf(v, c, last)
 		sr.nodes = append(sr.nodes, node{v: pv, w: pw, first: -1, move: int16(v)})
 	}
-	sc := b.Score()
 	pw := float32(0)
-	if (c == black && sc.Black > sc.White) || (c == white && sc.White >= sc.Black) {
+	if (c == black) == b.BlackWins(b.Score()) {
 		pw = priorEven / 2
 	}
 	sr.nodes = append(sr.nodes, node{v: priorEven, w: pw, first: -1, move: passPoint})

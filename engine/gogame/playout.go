@@ -28,6 +28,9 @@ type Playout struct {
 	passes    int
 	moves     int
 	seen      []bool // scratch for Score
+	// komi2 is twice the komi of the game loaded (the seed's, one half,
+	// by default): who wins a playout (BlackWins).
+	komi2 int
 }
 
 // colorBorder marks the frame around the board of a Playout.
@@ -42,6 +45,7 @@ func NewPlayout(n int) *Playout {
 		cells: make([]color, size), head: make([]int16, size), next: make([]int16, size),
 		libCnt: make([]int32, size), libSum: make([]int32, size), libSum2: make([]int64, size),
 		empties: make([]int16, 0, n*n), emptyAt: make([]int16, size), seen: make([]bool, size),
+		komi2: seedKomi2,
 	}
 	p.clear()
 	return p
@@ -81,6 +85,7 @@ func (p *Playout) Load(st engine.State) error {
 	}
 	p.toMove = s.toMove
 	p.passes = s.passes
+	p.komi2 = s.komi2
 	return nil
 }
 
@@ -95,7 +100,12 @@ func (p *Playout) CopyFrom(q *Playout) {
 	p.empties = append(p.empties[:0], q.empties...)
 	copy(p.emptyAt, q.emptyAt)
 	p.ko, p.toMove, p.passes, p.moves = q.ko, q.toMove, q.passes, q.moves
+	p.komi2 = q.komi2
 }
+
+// BlackWins reports whether black wins with the area score sc under the
+// komi of the game loaded (white wins ties under the seed's).
+func (p *Playout) BlackWins(sc Score) bool { return 2*(sc.Black-sc.White) > p.komi2 }
 
 // point converts a rules-board intersection to a Playout point.
 func (p *Playout) point(q int) int { return (q/p.n+1)*p.stride + q%p.n + 1 }

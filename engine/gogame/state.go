@@ -61,6 +61,21 @@ type state struct {
 	legalFresh bool
 	// view is what Board, Score and Extra return (view.go).
 	view view
+
+	// The rule options (options.go): komi2 is twice the komi (an odd
+	// number; seedKomi2, one half, is the seed's rule), handicap the
+	// number of handicap stones the start position holds, removal the
+	// stone-removal phase after two passes.
+	komi2, handicap int
+	removal         bool
+	// The stone-removal phase (scoring.go), while removal and two passes
+	// ended the move list: dead holds the stones marked dead and deadList
+	// their names in reading order (a new slice at every change, so that
+	// one handed out never changes); accepted says which seats accepted
+	// the marking. Both seats accepting ends the game.
+	dead     pointSet
+	deadList []string
+	accepted [2]bool
 }
 
 // newState starts a game from a checked setup.
@@ -75,6 +90,7 @@ func newState(geo *geometry, sp setupSpec) (*state, error) {
 		toMove:  toMove,
 		seen:    map[uint64]struct{}{b.hash: {}},
 		start:   setupOf(b, toMove),
+		komi2:   seedKomi2,
 	}
 	s.seenBits.add(b.hash)
 	if s.startJSON, err = json.Marshal(s.start); err != nil {
@@ -107,8 +123,9 @@ func (s *state) Variant() string { return s.variant }
 // Seats is 2: black and white.
 func (s *state) Seats() int { return 2 }
 
-// over reports whether the game has ended.
-func (s *state) over() bool { return s.passes >= 2 }
+// over reports whether the game has ended: two passes in a row, and with
+// the stone-removal phase both seats' acceptance of the marking.
+func (s *state) over() bool { return s.passes >= 2 && (!s.removal || s.settled()) }
 
 // Turn is the seat to move, until the game is over.
 func (s *state) Turn() (int, bool) {
@@ -125,6 +142,9 @@ func (s *state) Apply(seat int, move string) error {
 		return err
 	}
 	if move == Pass {
+		if s.scoring() {
+			return engine.Errorf(engine.CodeIllegalMove, "the game is in its stone-removal phase: mark the dead stones and accept, or play a stone to resume the game")
+		}
 		s.legalFresh = false
 		s.passes++
 		s.toMove = s.toMove.opponent()
@@ -143,6 +163,9 @@ func (s *state) Apply(seat int, move string) error {
 	s.legalFresh = false
 	s.seen[s.board.hash] = struct{}{}
 	s.seenBits.add(s.board.hash)
+	if s.passes >= 2 {
+		s.resume()
+	}
 	s.passes = 0
 	s.toMove = s.toMove.opponent()
 	s.addMove(move)
@@ -188,7 +211,8 @@ func (s *state) check(p int, c color) (outcome, error) {
 
 // Legal lists the intersections seat may play, in the seed's reading order
 // (A1, B1, ... then the next row up), followed by "pass"; nil when it is not
-// seat's turn or the game is over.
+// seat's turn or the game is over. In the stone-removal phase it lists the
+// stones that resume the game, without "pass".
 //
 // The list belongs to the state: the caller reads it and must not modify
 // it, and it is valid until the next Apply, which lets the next Legal
@@ -205,24 +229,35 @@ func (s *state) Legal(seat int) []string {
 			s.legal = make([]string, 0, len(s.board.cells)+1)
 		}
 		refused := s.superkoRefused(s.toMove)
-		s.legal = append(s.board.appendLegal(s.legal[:0], s.toMove, &refused), Pass)
+		s.legal = s.board.appendLegal(s.legal[:0], s.toMove, &refused)
+		if !s.scoring() {
+			s.legal = append(s.legal, Pass)
+		}
 		s.legalFresh = true
 	}
 	return s.legal
 }
 
 // Outcome is ongoing until two passes in a row; then the player with the
-// higher area score wins, white on ties.
+// higher area score wins, white on ties (a komi of one half; under
+// another komi, black wins when its area passes white's and the komi).
+// With the stone-removal phase the game goes on after the two passes
+// until both seats accept the marking; the area is then counted without
+// the stones marked dead, and the reason is engine.ReasonScored.
 func (s *state) Outcome() engine.Outcome {
 	if !s.over() {
 		return engine.Ongoing
 	}
-	sb, sw := s.board.score()
+	sb, sw := s.finalScore()
 	winner := white.seat()
-	if sb > sw {
+	if s.blackWins(sb, sw) {
 		winner = black.seat()
 	}
-	return engine.Outcome{Over: true, Winner: winner, Reason: ReasonTwoPasses}
+	reason := ReasonTwoPasses
+	if s.removal {
+		reason = engine.ReasonScored
+	}
+	return engine.Outcome{Over: true, Winner: winner, Reason: reason}
 }
 
 // Score is the area score of the current position as a map[string]int
@@ -246,7 +281,9 @@ func (s *state) Board() any { return s.boardRows() }
 // caller must not modify it.
 func (s *state) Extra() map[string]any {
 	x := s.extraMap()
-	if _, ok := x["area"]; !ok && s.over() {
+	if s.removal {
+		s.markedExtra(x)
+	} else if _, ok := x["area"]; !ok && s.over() {
 		x["area"] = s.board.areaRows() // once: a finished game no longer changes
 	}
 	return x
@@ -271,18 +308,27 @@ func (s *state) Clone() engine.State {
 	c.movesJSON = slices.Clip(s.movesJSON)
 	c.legal, c.legalFresh = nil, false
 	c.view = view{}
+	c.deadList = slices.Clone(s.deadList)
 	return &c
 }
 
 // snapshot is the JSON form of a state: the starting position and the moves
 // since, which rebuild everything else (the superko history included). The
 // board and side to move are stored too, as a check on the replay.
+//
+// A game under rule options other than the seed's has "options" (only the
+// options set); one in its stone-removal phase, or ended by it, has
+// "dead" (the stones marked dead) and "accepted" (the seats that accepted
+// the marking) when they are not empty.
 type snapshot struct {
-	Variant string    `json:"variant"`
-	Start   setupSpec `json:"start"`
-	Moves   []string  `json:"moves"`
-	Board   []string  `json:"board"`
-	ToMove  string    `json:"toMove"`
+	Variant  string       `json:"variant"`
+	Start    setupSpec    `json:"start"`
+	Moves    []string     `json:"moves"`
+	Board    []string     `json:"board"`
+	ToMove   string       `json:"toMove"`
+	Options  *optionsSnap `json:"options,omitempty"`
+	Dead     []string     `json:"dead,omitempty"`
+	Accepted []int        `json:"accepted,omitempty"`
 }
 
 // MarshalJSON encodes the complete state deterministically, with the
@@ -312,7 +358,11 @@ func (s *state) MarshalJSON() ([]byte, error) {
 	}
 	b = append(b, `],"toMove":`...)
 	b = appendJSONString(b, s.toMove.name())
-	return append(b, '}'), nil
+	if s.komi2 != seedKomi2 || s.handicap != 0 || s.removal {
+		b = append(b, `,"options":`...)
+		b = s.appendOptionsJSON(b)
+	}
+	return append(s.appendMarkingJSON(b), '}'), nil
 }
 
 // appendJSONString appends str as encoding/json writes it: as it is when
@@ -347,6 +397,14 @@ func restore(data []byte) (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
+	if o := snap.Options; o != nil {
+		opts := engine.Options{Komi: o.Komi, Handicap: o.Handicap, Removal: o.Removal}
+		komi2, err := checkOptions(opts)
+		if err != nil {
+			return nil, fmt.Errorf("options: %w", err)
+		}
+		s.setOptions(komi2, opts.Handicap, opts.Removal)
+	}
 	if len(snap.Moves) > maxSnapshotMoves {
 		return nil, fmt.Errorf("%d moves, more than a game can hold", len(snap.Moves))
 	}
@@ -357,6 +415,9 @@ func restore(data []byte) (*state, error) {
 	}
 	if !slices.Equal(snap.Board, s.board.rows()) || snap.ToMove != s.toMove.name() {
 		return nil, errors.New("the board or side to move does not match the moves")
+	}
+	if err := s.restoreMarking(snap.Dead, snap.Accepted); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -72,17 +72,29 @@ func (s *state) scoreMap() map[string]int {
 	if s.view.score == nil {
 		s.view.score = make(map[string]int, 2)
 	}
-	s.view.score["black"], s.view.score["white"] = s.board.score()
+	s.view.score["black"], s.view.score["white"] = s.finalScore()
 	return s.view.score
 }
 
-// extraMap returns the extra fields: the passes in a row and the stones
-// of each color.
+// extraMap returns the extra fields: the passes in a row, the stones of
+// each color and the rule options that are not the seed's ("komi",
+// "handicap", "removal").
 func (s *state) extraMap() map[string]any {
 	v := &s.view
 	if v.extra == nil {
 		v.stones = make(map[string]int, 2)
 		v.extra = map[string]any{"stones": v.stones}
+		// The rule options, when they are not the seed's: they never
+		// change in a game.
+		if s.komi2 != seedKomi2 {
+			v.extra["komi"] = float64(s.komi2) / 2
+		}
+		if s.handicap != 0 {
+			v.extra["handicap"] = s.handicap
+		}
+		if s.removal {
+			v.extra["removal"] = true
+		}
 	}
 	v.stones["black"], v.stones["white"] = s.board.count()
 	v.extra["passes"] = s.passes // 0, 1 or 2: boxed without allocating

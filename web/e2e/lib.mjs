@@ -122,12 +122,18 @@ export const card = (page, game) => page.locator(`.game-card[data-game="${game}"
 
 // createRoom uses a game card of the lobby; it returns the room id. A
 // person who was never asked for a name answers the dialog (or skips it).
-export async function createRoom(p, game, { variant, opponent = 'human', level, seat, setup, clock, name } = {}) {
+// go: a game with a friend has the page's go rules (komi, stone removal)
+// unless seedRules asks for the rule book's (komi 0.5, no removal).
+export async function createRoom(p, game, { variant, opponent = 'human', level, seat, setup, clock, name, seedRules } = {}) {
   const c = card(p.page, game);
   await c.waitFor();
   if (variant) await c.locator('select[name=variant]').selectOption(variant);
   if (clock) await c.locator('select[name=clock]').selectOption(clock);
-  if (setup || seat != null) await c.locator('details.more > summary').click();
+  if (setup || seat != null || seedRules) await c.locator('details.more > summary').click();
+  if (seedRules) {
+    await c.locator('input[name=komi]').fill('0.5');
+    await c.locator('input[name=removal]').uncheck();
+  }
   if (setup) await c.locator('textarea[name=setup]').fill(JSON.stringify(setup));
   if (seat != null) await c.locator('select[name=seat]').selectOption(String(seat));
   if (level) {

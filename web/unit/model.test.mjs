@@ -274,6 +274,44 @@ test('go: captures counted from the positions, and from the move list alone', ()
   assert.deepEqual(p0.st.score, f.record.positions.at(-1).score);
 });
 
+test('go with stone removal: the phase as each player and a spectator see it', () => {
+  const f = fixture('go-scoring');
+  // Every model along ana's whole states: in the phase, the dead stones,
+  // who accepted, and who may resume; out of it, nothing.
+  const evs = events(f.p0).events;
+  const models = [];
+  evs.reduce((m, ev) => { const r = M.step(m, ev); if (ev.type === 'room.state') models.push(r.model); return r.model; },
+    M.step(M.init(ROOM, { me: me(f.p0) }), { type: 'open' }).model);
+  const phases = models.filter((m) => m.st.status === 'scoring').map((m) => M.scoring(m));
+  assert.deepEqual(phases.map((p) => p.dead.join(' ')), ['', 'B5', '', '', 'B5', 'B5'], 'pass, proposal, toggle; pass, proposal, accept');
+  assert.deepEqual(phases.map((p) => p.resume), [true, true, true, false, false, false], 'black may resume in the first phase, white in the second');
+  assert.deepEqual(phases.at(-1).accepted, [0]);
+  assert.ok(phases.at(-1).mine && !phases[0].mine);
+  assert.ok(models.filter((m) => m.st.status === 'scoring').every((m) => M.interactive(m) && M.clockMs(m, 0, 1e9) == null));
+  const end = models.at(-1);
+  assert.equal(M.scoring(end), null);
+  assert.equal(end.st.result.reason, 'scored');
+  assert.equal(end.st.komi, 7.5);
+  assert.deepEqual(end.st.dead, ['B5']);
+  // Resuming took the phase's fields away: a whole state for the patch
+  // clients, which make exactly ana's states.
+  const resumed = models.find((m) => m.st.lastMove && m.st.lastMove.move === 'A5');
+  assert.equal(resumed.st.status, 'playing');
+  assert.ok(!('dead' in resumed.st) && !('area' in resumed.st));
+  for (const who of [f.p1, f.spectator]) {
+    const { events: made, rejoins } = events(who, { as: who === f.spectator ? 'spectator' : 'player' });
+    assert.equal(rejoins, 0);
+    const states = made.filter((e) => e.type === 'room.state');
+    const whole = evs.filter((e) => e.type === 'room.state' && e.seq >= states[0].seq);
+    states.forEach((st, i) => {
+      for (const k of ['status', 'dead', 'accepted', 'area', 'score', 'board', 'turn']) assert.deepEqual(st[k], whole[i][k], `${k} at seq ${st.seq}`);
+    });
+  }
+  // A refused mark is explained in the page's words.
+  const refused = M.step(end, { type: 'error', room: ROOM, code: 'game_over', message: 'the game is over', command: 'room.score.toggle' });
+  assert.deepEqual(refused.fx, [{ type: 'explain', key: 'err.score', params: { why: 'the game is over' } }]);
+});
+
 test('2048 race: each seat\'s own moves, from a whole state and from its patch', () => {
   const f = fixture('2048');
   const whole = at(f.p0, 3).st;

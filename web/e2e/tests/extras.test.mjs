@@ -28,8 +28,9 @@ test('morris draws its winning line, and its points say so', async () => {
 });
 
 test('go shows each side\'s area on the board at the end; orbito draws its winning line', async () => {
-  // Go: black builds a wall on the E file, then both pass.
-  const { alice, bob } = await seatTwo(browser, srv.url, 'go', { variant: '9' });
+  // Go under the rule book's rules: black builds a wall on the E file,
+  // then both pass, which ends the game.
+  const { alice, bob } = await seatTwo(browser, srv.url, 'go', { variant: '9', seedRules: true });
   await playMoves([alice, bob], ['E1', 'F1', 'E2', 'F2', 'E3', 'F3', 'E4', 'F4', 'E5', 'F5', 'E6', 'F6', 'E7', 'F7', 'E8', 'F8', 'E9', 'F9', 'pass', 'pass']);
   for (const p of [alice, bob]) await waitStatus(p.page, 'finished');
   await waitFor(async () => (await bob.page.locator('.go .area').count()) > 0, 'the area squares');

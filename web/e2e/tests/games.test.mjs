@@ -61,7 +61,9 @@ test('orbito: a whole game, the rotation seen by the watcher', async () => {
 });
 
 test('go 9x9: a capture, two passes, the area score', async () => {
-  const m = await match('go', { variant: '9' });
+  // The rule book's rules: two passes end the game (scoring.test.mjs has
+  // the page's own go rules, komi and stone removal).
+  const m = await match('go', { variant: '9', seedRules: true });
   const seq = ['A2', 'A1', 'B1', 'E5', 'pass', 'pass'];
   for (let i = 0; i < seq.length; i++) {
     const p = await whoseTurn([m.alice, m.bob]);

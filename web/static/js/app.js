@@ -12,9 +12,28 @@ import * as i18n from './i18n.js';
 import { t } from './i18n.js';
 import { prefs, applyTheme, THEMES } from './prefs.js';
 import * as sound from './sound.js';
-import { lobbyView } from './lobby.js';
-import { roomView } from './room.js';
-import { torneioView } from './torneio.js';
+
+// The pages, each loaded the first time it is shown, so that the first load
+// carries the header and the page asked for, not every page (web_test.go
+// weighs the first load of each page). A page is fn(main, env, ...args).
+const pages = {
+  lobby: () => import('./lobby.js').then((m) => (main, env) => m.lobbyView(main, env)),
+  room: () => import('./room.js').then((m) => (main, env, room, record) => m.roomView(main, room, { ...env, record })),
+  torneio: () => import('./torneio.js').then((m) => (main, env, id) => m.torneioView(main, id, env)),
+  torneioNew: () => import('./torneionew.js').then((m) => (main, env) => m.torneioNewView(main, env)),
+  games: () => import('./mygames.js').then((m) => (main, env) => m.myGamesView(main, env)),
+};
+
+// which is the page a path shows and its arguments: [page, ...args].
+function which(path) {
+  const m = path.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
+  if (m) return ['room', m[2], m[1] === 'g'];
+  if (path === '/t/new') return ['torneioNew'];
+  if (path === '/games') return ['games'];
+  const tm = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
+  if (tm) return ['torneio', tm[1]];
+  return ['lobby'];
+}
 
 const conn = new Conn();
 let current = null; // the view on screen: {destroy(), relabel()}
@@ -74,33 +93,27 @@ function navigate(url) {
   if (location.pathname + location.search !== url) history.pushState(null, '', url);
   route();
 }
-// later loads the module of a page that is not the lobby or a room the
-// first time it is opened (it is not in the first load: web_test.go), and
-// makes its view; until then, and if the page is left before, it stands in.
-function later(load, name, main, env) {
-  let view = null, gone = false;
-  load().then((mod) => { if (!gone) view = mod[name](main, env); })
-    .catch(() => { if (!gone) main.replaceChildren(h('p', { class: 'error' }, t('common.offline'))); });
-  return {
-    relabel() { if (view && view.relabel) view.relabel(); },
-    destroy() { gone = true; if (view && view.destroy) view.destroy(); },
-  };
-}
-
-function route() {
+let routed = 0; // counts route() calls: a page that loads after a later call is not shown
+async function route() {
+  const n = ++routed;
   if (current && current.destroy) current.destroy();
   current = null;
-  const m = location.pathname.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   const main = $('#main');
-  main.replaceChildren();
+  main.replaceChildren(h('p', { class: 'loading' }, t('common.loading')));
   $('.nav-games').toggleAttribute('aria-current', location.pathname === '/games');
   const env = { conn, navigate, ensureNamed };
-  const tm = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
-  if (m) current = roomView(main, m[2], { ...env, record: m[1] === 'g' });
-  else if (location.pathname === '/t/new') current = later(() => import('./torneionew.js'), 'torneioNewView', main, env);
-  else if (tm) current = torneioView(main, tm[1], env);
-  else if (location.pathname === '/games') current = later(() => import('./mygames.js'), 'myGamesView', main, env);
-  else current = lobbyView(main, env);
+  const [page, ...args] = which(location.pathname);
+  let view;
+  try {
+    view = await pages[page]();
+  } catch {
+    // The module did not come (offline, a new deployment): a reload fetches it again.
+    if (n === routed) main.replaceChildren(h('p', { class: 'empty' }, t('common.notLoaded')));
+    return;
+  }
+  if (n !== routed) return;
+  main.replaceChildren();
+  current = view(main, env, ...args);
 }
 document.addEventListener('click', (e) => {
   const a = e.target.closest && e.target.closest('a[data-nav]');

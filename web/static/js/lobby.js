@@ -232,7 +232,16 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       const seat = choice.seat === 'random' ? 'random' : Number(choice.seat);
       create({ ...o, opponent: 'bot', level: choice.level, seat });
     });
-    const bFriend = btn('friend', '', () => { const o = opts(); if (o) create({ ...o, opponent: 'human' }); });
+    // Go's rules with a friend: komi, handicap, stone removal (docs/protocol.md).
+    const K = about(g.id).komi;
+    const komi = h('input', { type: 'number', name: 'komi', step: 1, min: -99.5, max: 99.5, value: K ? K(choice.variant) : '' });
+    const hcap = h('select', { name: 'handicap' }, ...[0, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => h('option', { value: n }, n || '–')));
+    const removal = h('input', { type: 'checkbox', name: 'removal', checked: true });
+    const bFriend = btn('friend', '', () => {
+      const o = opts(); if (!o) return;
+      if (K) Object.assign(o, { komi: Number(komi.value), removal: removal.checked }, +hcap.value ? { handicap: +hcap.value } : {});
+      create({ ...o, opponent: 'human' });
+    });
     const bSolo = btn('solo', 'primary', () => { const o = opts(); if (o) create({ ...o, opponent: 'none' }); });
     const bWatch = btn('watchBots', 'quiet', () => { const o = opts(); if (o) { delete o.clock; watchComputer({ ...o, level: choice.level }); } });
 
@@ -263,7 +272,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       levelSummary.replaceChildren(h('span', { class: 'muted' }, t('lobby.level')), ' ',
         h('b', {}, levelName(g.id, choice.level)), kind ? h('span', { class: 'muted' }, ` · ${kind}`) : '');
     }
-    vsel.addEventListener('change', () => { choice.variant = vsel.value; remember(); sync(); });
+    vsel.addEventListener('change', () => { choice.variant = vsel.value; remember(); sync(); if (K) komi.value = K(choice.variant); });
     csel.addEventListener('change', () => { choice.clock = csel.value; remember(); });
     ssel.addEventListener('change', () => { choice.seat = ssel.value; remember(); });
     const card = h('article', { class: 'game-card', dataset: { game: g.id } },
@@ -278,6 +287,9 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('ul', { class: 'rules' }, ...gameRules(g.id).map((x) => h('li', {}, x))),
         h('div', { class: 'opts' }, h('label', {}, h('span', {}, t('lobby.yourSeat')), ssel)),
         h('label', { class: 'check' }, priv, ' ', t('lobby.private')),
+        K ? h('fieldset', { class: 'go-rules' }, h('legend', {}, t('lobby.goRules')),
+          h('label', {}, h('span', {}, t('lobby.komi')), komi), h('label', {}, h('span', {}, t('lobby.handicap')), hcap),
+          h('label', { class: 'check' }, removal, ' ', t('lobby.removal'))) : null,
         h('label', { class: 'block' }, t('lobby.setup'), setup),
         bWatch));
     sync();

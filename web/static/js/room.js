@@ -24,6 +24,7 @@ import { offersView } from './room/offers.js';
 import { movesView } from './room/moves.js';
 import { recordsView } from './room/records.js';
 import { chatView } from './room/chat.js';
+import { scoringView } from './room/scoring.js';
 import { feel } from './room/feel.js';
 
 const TICK_MS = 200;
@@ -73,13 +74,14 @@ export function roomView(main, room, { conn, navigate, record = false }) {
   const moves = movesView(ctx);
   const records = recordsView(ctx, { onReview: (a) => moves.setReview(a, m) });
   const chat = chatView(ctx);
+  const scoring = scoringView(ctx);
   // The order views are drawn in (the board first: it tells the offers
   // which pass it offers).
-  const views = [board, status, players, join, offers, moves, chat, records];
+  const views = [board, status, players, join, scoring, offers, moves, chat, records];
 
   // ---------- the layout ----------
   const boardCol = h('div', { class: 'board-col' }, status.head, status.status, status.review, status.abort, board.line, board.host, board.pre, moves.bar);
-  const side = h('aside', { class: 'side' }, players.list, players.spectators, join.el, offers.controls, offers.rematchBox, players.invite, board.info,
+  const side = h('aside', { class: 'side' }, players.list, players.spectators, join.el, scoring.el, offers.controls, offers.rematchBox, players.invite, board.info,
     h('section', { class: 'moves-box' }, moves.head, moves.list, records.downloads),
     chat.section, status.rules);
   const layout = h('div', { class: 'room' }, boardCol, side);
@@ -175,7 +177,7 @@ export function roomView(main, room, { conn, navigate, record = false }) {
   offs.push(conn.on('match.found', (msg) => { if (msg.room !== room) navigate(`/r/${msg.room}`); }));
   offs.push(conn.on('up', () => dispatch({ type: 'up', me: conn.player && conn.player.id })));
   offs.push(conn.on('renamed', () => render()));
-  const clock = setInterval(() => { players.tick(m, performance.now()); offers.tick(); status.tick(m); }, TICK_MS);
+  const clock = setInterval(() => { players.tick(m, performance.now()); offers.tick(); status.tick(m); scoring.tick(); }, TICK_MS);
 
   loadCatalog().then(() => { if (alive && m.st) { status.relabel(m); render(); } });
   dispatch({ type: 'open' });

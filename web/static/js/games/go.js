@@ -3,13 +3,14 @@
 // move, captures, the live area score and, at the end, each side's area on
 // the board. Where the points are small on screen (13x13 and 19x19 on a
 // phone) a tap selects a point and a second tap, or the confirm button,
-// plays it, as on OGS.
+// plays it, as on OGS. In the stone-removal phase a click toggles a group.
 import { s, h, put } from '../dom.js';
+import { num } from '../i18n.js';
 import { Grid, legalFor, stoneWord, MINI, miniFrame, miniDisc } from './common.js';
 
-// What the page needs of go besides its board (games/index.js): the
-// lobby's first computer level, and the SGF download.
-export const about = { level: 'facil', sgf: true };
+// About go (games/index.js): the lobby's first level, the SGF download,
+// the komi of a game with a friend.
+export const about = { level: 'facil', sgf: true, komi: (v) => (v === '9' ? 7.5 : 6.5) };
 
 const S = 40, M = 44, LET = 'ABCDEFGHIJKLMNOPQRS';
 // Below this many CSS pixels between lines a tap only selects.
@@ -84,11 +85,13 @@ export function create(ctx) {
   cancelBtn.addEventListener('click', () => select(null));
 
   function activate(r, c) {
+    const m = coord(r, c);
+    // Stone removal: a stone toggles its group; an empty point resumes.
+    if (state.status === 'scoring' && state.board[r][c] !== '.' && lastOpts.interactive) return ctx.toggle(m);
     const pm = ctx.premove;
     if (pm.pending()) return pm.cancel();
     const pre = pm.allowed(), why = pre ? '' : ctx.blocked();
     if (why) return ctx.explain(why);
-    const m = coord(r, c);
     if (state.board[r][c] !== '.') return ctx.explain(t('why.go.taken', { cell: m }));
     if (pre) return pm.set(m); // no confirm step: a premove shows, and a click cancels it
     if (!legal.includes(m)) return ctx.explain(t('why.go.illegal', { cell: m }));
@@ -101,13 +104,15 @@ export function create(ctx) {
     const st = state;
     const lm = st.lastMove && st.lastMove.move;
     const area = Array.isArray(st.area) ? st.area : null;
+    const dead = new Set(Array.isArray(st.dead) ? st.dead : []);
+    const scoring = st.status === 'scoring';
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
       const ch = st.board[r][c], m = coord(r, c), slot = stones[r][c];
       const own = area && area[r] ? area[r][c] : '.';
       const kids = [];
       if (ch !== '.') {
-        kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: ch === 'X' ? 'stone black' : 'stone white' }));
-        if (lm === m) kids.push(s('rect', { x: P(c) - 7, y: P(r) - 7, width: 14, height: 14, class: ch === 'X' ? 'last-mark on-black' : 'last-mark on-white' }));
+        kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ${ch === 'X' ? 'black' : 'white'}${dead.has(m) ? ' dead' : ''}` }));
+        if (lm === m && !dead.has(m)) kids.push(s('rect', { x: P(c) - 7, y: P(r) - 7, width: 14, height: 14, class: ch === 'X' ? 'last-mark on-black' : 'last-mark on-white' }));
       } else if (selected === m || (opts && opts.premove === m)) {
         kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ghost ${opts && opts.seat === 1 ? 'white' : 'black'}` }),
           s('circle', { cx: P(c), cy: P(r), r: S * 0.52, class: selected === m ? 'select-ring' : 'premove-ring' }));
@@ -116,10 +121,12 @@ export function create(ctx) {
       if ((own === 'X' || own === 'O') && ch !== own) {
         kids.push(s('rect', { x: P(c) - 8, y: P(r) - 8, width: 16, height: 16, class: own === 'X' ? 'area black' : 'area white' }));
       }
+      if (dead.has(m)) kids.push(s('path', { d: `M${P(c) - 11} ${P(r) - 11}l22 22m0-22l-22 22`, class: 'dead-mark' }));
       slot.replaceChildren(...kids);
       cells[r][c].classList.toggle('legal', legal.includes(m));
       cells[r][c].classList.toggle('premove', !!opts && opts.premove === m);
-      cells[r][c].setAttribute('aria-label', [m, stoneWord(t, ch, 'go'), lm === m ? t('cell.last') : '',
+      cells[r][c].classList.toggle('markable', scoring && ch !== '.' && !!(opts && opts.interactive));
+      cells[r][c].setAttribute('aria-label', [m, stoneWord(t, ch, 'go'), dead.has(m) ? t('cell.dead') : '', lm === m ? t('cell.last') : '',
         selected === m ? t('cell.selected') : '', opts && opts.premove === m && ch === '.' ? t('cell.premove') : '',
         own === 'X' ? t('cell.areaBlack') : own === 'O' ? t('cell.areaWhite') : ''].filter(Boolean).join(', '));
     }
@@ -140,12 +147,13 @@ export function create(ctx) {
     const lm = st.lastMove && st.lastMove.move;
     const area = Array.isArray(st.area);
     // The live count says so; a past position of a finished game says the
-    // game's final score, not a live one.
+    // game's final score, not a live one; komi where the game has it.
     const fin = opts.final && opts.final.score ? opts.final.score : null;
-    const score = area || st.status === 'finished' ? ['go.scoreFinal', sc]
+    const [base, score] = area || st.status !== 'playing' ? ['go.scoreFinal', sc]
       : opts.replay && fin ? ['go.scoreFinal', fin] : opts.replay ? ['go.scoreAt', sc] : ['go.score', sc];
+    const key = base + (st.komi != null ? 'Komi' : '');
     put(info,
-      h('div', { class: 'score-line' }, t(score[0], { black: score[1].black ?? '–', white: score[1].white ?? '–' })),
+      h('div', { class: 'score-line' }, t(key, { black: score.black ?? '–', white: score.white ?? '–', komi: num(st.komi ?? 0) })),
       h('div', { class: 'caps-line' }, t('go.caps', { black: `${caps.black}${plus}`, white: `${caps.white}${plus}` })),
       h('div', { class: 'last-line' }, lm ? t('go.last', { who: t(st.lastMove.seat === 0 ? 'go.black' : 'go.white'), move: lm === 'pass' ? t('move.pass') : lm }) : t('go.noMove')),
       area ? h('div', { class: 'area-key' }, t('go.areaKey')) : null,

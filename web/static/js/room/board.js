@@ -36,6 +36,7 @@ export function boardView(ctx, { onPass }) {
   // What a renderer may ask of the page.
   const rctx = {
     t, explain, play: ctx.play, setPass: onPass,
+    toggle: (point) => ctx.send('room.score.toggle', { point }),
     blocked: () => { const m = ctx.model(), b = M.blocked(m, ctx.conn.ready); return b ? why(m, b) : ''; },
     // A click in the opponent's turn (model.premoveAllowed) chooses a
     // premove; a click while one stands cancels it.

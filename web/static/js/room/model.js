@@ -285,6 +285,7 @@ const ERRORS = {
   'room.chat': 'err.chat', 'room.chat.mute': 'err.chat', 'room.chat.spectators': 'err.chat',
   'room.abort': 'err.rules', 'room.draw.offer': 'err.rules', 'room.draw.accept': 'err.rules', 'room.draw.decline': 'err.rules',
   'room.takeback.ask': 'err.rules', 'room.takeback.accept': 'err.rules', 'room.takeback.decline': 'err.rules',
+  'room.score.toggle': 'err.score', 'room.score.accept': 'err.score',
 };
 
 function onError(m, e) {
@@ -349,8 +350,18 @@ export const freeSeat = (m) => !!m.st && m.st.status !== 'finished' && seatCount
   (m.st.players || []).filter(seated).length < seatCount(m);
 // joinable: the join panel shows (a visitor, a free seat).
 export const joinable = (m) => live(m) && m.joined && !isPlayer(m) && freeSeat(m);
-// interactive: the board takes moves from this page.
-export const interactive = (m) => m.cursor == null && isPlayer(m) && !!m.st && m.st.status === 'playing';
+// interactive: the board takes moves (and go's dead-stone marks) from this page.
+export const interactive = (m) => m.cursor == null && isPlayer(m) && !!m.st && /^(playing|scoring)$/.test(m.st.status);
+
+// scoring is go's stone-removal phase (docs/protocol.md), null outside it:
+// the dead stones, who accepted, whether I did, whether I may resume (the
+// seat in turn), and scoreBy (Unix ms, null without a clock).
+export function scoring(m) {
+  const st = m.st;
+  if (!st || st.status !== 'scoring' || m.cursor != null) return null;
+  const accepted = st.accepted || [];
+  return { dead: st.dead || [], accepted, mine: accepted.includes(m.seat) && isPlayer(m), resume: mine(m, st.turn), by: st.scoreBy ?? null };
+}
 
 // premoveAllowed: a click on the board now chooses a premove, as on
 // lichess: a player of a two-seat game with a clock, the live position

@@ -38,7 +38,7 @@ export function statusView() {
       winner: r.winner != null ? whoNode(m, r.winner) : '', loser: r.loser != null ? whoNode(m, r.loser) : '',
       k: about(st.game).lineLength(st.variant),
       black: sc.black != null ? num(sc.black) : '', white: sc.white != null ? num(sc.white) : '',
-      s0: sc[0] != null ? num(sc[0]) : '',
+      s0: sc[0] != null ? num(sc[0]) : '', komi: num(st.komi ?? 0.5),
     };
     // The winner's score first ("higher score, 2,480 to 1,912").
     if (r.scores) { p.ws = num(r.scores[0]); p.ls = num(r.scores[1]); }
@@ -48,8 +48,9 @@ export function statusView() {
     else if (r.winner == null) head = [t('result.draw')];
     else if (r.you) head = [t('result.youWin')];
     else head = tNodes('result.wins', { winner: p.winner });
-    const key = has(`reason.${st.game}.${r.reason}`) ? `reason.${st.game}.${r.reason}` : `reason.${r.reason}`;
-    const why = !r.reason ? [] : has(key) ? tNodes(key, p) : [reasonText(r.reason, {})];
+    // The most particular words the catalogue has: with komi, for the game, or any game's.
+    const key = [st.komi != null ? `reason.${st.game}.${r.reason}.komi` : '', `reason.${st.game}.${r.reason}`, `reason.${r.reason}`].find((k) => k && has(k));
+    const why = !r.reason ? [] : key ? tNodes(key, p) : [reasonText(r.reason, {})];
     return { head, why, text: head.map((x) => (typeof x === 'string' ? x : x.textContent)).join('') };
   }
 
@@ -70,6 +71,11 @@ export function statusView() {
     }
     document.title = `${gameName(st.game)} — Tabuleiro`;
     if (st.status === 'waiting') { status.textContent = t('status.waiting'); return; }
+    if (st.status === 'scoring') {
+      status.classList.add('scoring');
+      status.textContent = t('status.scoring');
+      return;
+    }
     if (st.turn == null) { status.textContent = M.isPlayer(m) ? t('status.racePlayer') : t('status.race'); return; }
     const p = M.playerAt(m, st.turn);
     if (M.mine(m, st.turn)) {
