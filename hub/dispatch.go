@@ -419,7 +419,7 @@ func Post(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
 	case protocol.TypeRoomJoin:
 		return r.Join(c, m.As, m.ID)
 	case protocol.TypeRoomMove:
-		return r.Move(c, m.Move, m.ID)
+		return r.MoveInfo(c, m.Move, m.Info, m.ID)
 	case protocol.TypeRoomChat:
 		return r.Chat(c, *m.Text, m.ID)
 	case protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute:

@@ -34,8 +34,8 @@ func DecodeClientMessage(data []byte) (ClientMessage, error) {
 	return m, nil
 }
 
-// decodeFlat reads an object whose keys are among type, room, move, as,
-// name, token, game, variant, opponent, level, point (spelt exactly so) with plain
+// decodeFlat reads an object whose keys are among type, room, move, info,
+// as, name, token, game, variant, opponent, level, point (spelt exactly so) with plain
 // string values (ASCII without escapes: jsonscan.PlainString), and id with
 // a plain string or number value; ok is false for anything else, which
 // decodeFlat leaves to encoding/json.
@@ -97,6 +97,8 @@ func (m *ClientMessage) stringField(key []byte) *string {
 		return &m.Room
 	case "move":
 		return &m.Move
+	case "info":
+		return &m.Info
 	case "as":
 		return &m.As
 	case "name":

@@ -35,6 +35,8 @@ var decodeCases = []struct {
 	fast bool // read without encoding/json
 }{
 	{"move", `{"type":"room.move","room":"r1","move":"D4","id":7}`, true},
+	{"a bot's move with its info", `{"type":"room.move","room":"r1","move":"D4","info":"12 ms"}`, true},
+	{"info with an escape", `{"type":"room.move","room":"r1","move":"D4","info":"a\u00e9"}`, false},
 	{"move with white space and a string id", " {\n\t\"id\" : \"a-1\" , \"type\":\"room.move\",\"room\":\"r1\",\"move\":\"pass\" }\r\n", true},
 	{"join", `{"type":"room.join","room":"abc","as":"spectator"}`, true},
 	{"hello with a name", `{"type":"hello","name":"Ana","token":"t0k"}`, true},

@@ -178,7 +178,10 @@ type ClientMessage struct {
 	Room     string          `json:"room,omitempty"`
 	As       string          `json:"as,omitempty"`
 	Move     string          `json:"move,omitempty"`
-	Text     *string         `json:"text,omitempty"`
+	// Info is a bot account's note on its room.move (an addition: its
+	// depth, its evaluation, ...), kept in the game's record.
+	Info string  `json:"info,omitempty"`
+	Text *string `json:"text,omitempty"`
 	// Player names the person room.chat.mute and room.chat.unmute are
 	// about; On is room.chat.spectators' switch (additions).
 	Player string `json:"player,omitempty"`

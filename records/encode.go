@@ -44,7 +44,9 @@ const (
 	flagWatch
 	flagOptions
 	flagDead
-	flagKnown = 1<<iota - 1
+	flagInfo   // every move carries its info string
+	flagFaults // the faults follow the chat
+	flagKnown  = 1<<iota - 1
 )
 
 // ErrCorrupt is wrapped by Decode's errors.
@@ -65,7 +67,8 @@ func Encode(r *Record) ([]byte, error) {
 		bit uint64
 	}{{len(r.Setup) > 0, flagSetup}, {r.Clock != nil, flagClock}, {r.Result != nil, flagResult},
 		{!r.Started.IsZero(), flagStarted}, {!r.Ended.IsZero(), flagEnded}, {r.Private, flagPrivate}, {r.Watch, flagWatch},
-		{!r.Options().IsZero(), flagOptions}, {len(r.Dead) > 0, flagDead}} {
+		{!r.Options().IsZero(), flagOptions}, {len(r.Dead) > 0, flagDead},
+		{r.movesHaveInfo(), flagInfo}, {len(r.Faults) > 0, flagFaults}} {
 		if f.on {
 			flags |= f.bit
 		}
@@ -124,6 +127,9 @@ func Encode(r *Record) ([]byte, error) {
 			b = appendString(b, m.Move)
 		}
 		b = binary.AppendUvarint(b, uint64(m.Ms))
+		if flags&flagInfo != 0 {
+			b = appendString(b, m.Info)
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(r.Chat)))
 	for _, c := range r.Chat {
@@ -132,7 +138,28 @@ func Encode(r *Record) ([]byte, error) {
 		b = appendString(b, c.Text)
 		b = binary.AppendVarint(b, c.At.UnixMilli()-created)
 	}
+	if flags&flagFaults != 0 {
+		b = binary.AppendUvarint(b, uint64(len(r.Faults)))
+		for _, f := range r.Faults {
+			b = binary.AppendUvarint(b, uint64(f.Ply))
+			b = binary.AppendUvarint(b, uint64(f.Seat))
+			for _, s := range []string{f.Move, f.Code, f.Message, f.Info} {
+				b = appendString(b, s)
+			}
+			b = binary.AppendUvarint(b, uint64(f.Ms))
+		}
+	}
 	return b, nil
+}
+
+// movesHaveInfo reports whether a move of r carries an info.
+func (r *Record) movesHaveInfo() bool {
+	for _, m := range r.Moves {
+		if m.Info != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate reports what makes r impossible to encode: text that is not
@@ -162,7 +189,20 @@ func (r *Record) Validate() error {
 		case m.Ms < 0:
 			return fmt.Errorf("move %d: %d ms", i+1, m.Ms)
 		}
-		texts = append(texts, m.Move)
+		texts = append(texts, m.Move, m.Info)
+	}
+	for i, f := range r.Faults {
+		switch {
+		case f.Seat < 0 || f.Seat >= len(r.Players):
+			return fmt.Errorf("fault %d: seat %d of %d", i+1, f.Seat, len(r.Players))
+		case f.Ply < 0 || f.Ply > len(r.Moves):
+			return fmt.Errorf("fault %d: ply %d of %d moves", i+1, f.Ply, len(r.Moves))
+		case f.Ms < 0:
+			return fmt.Errorf("fault %d: %d ms", i+1, f.Ms)
+		case f.Code == "":
+			return fmt.Errorf("fault %d: no code", i+1)
+		}
+		texts = append(texts, f.Move, f.Code, f.Message, f.Info)
 	}
 	for i, c := range r.Chat {
 		if c.Seat < -1 || c.Seat >= len(r.Players) {
@@ -313,6 +353,9 @@ func decode(data []byte) (*Record, error) {
 			d.fail("move number " + strconv.FormatUint(code-1, 10) + " of " + r.Game)
 		}
 		m.Ms = d.int63()
+		if flags&flagInfo != 0 {
+			m.Info = d.string()
+		}
 		r.Moves = append(r.Moves, m)
 	}
 	n = d.count(4) // four fields
@@ -326,6 +369,25 @@ func decode(data []byte) (*Record, error) {
 		c := ChatLine{From: d.string(), Seat: int(d.small(MaxSeats+1)) - 1, Text: d.string()}
 		c.At = d.time(created, d.varint())
 		r.Chat = append(r.Chat, c)
+	}
+	if flags&flagFaults != 0 {
+		n = d.count(7) // seven fields
+		if n == 0 {
+			d.fail("no faults")
+		}
+		r.Faults = make([]Fault, 0, n)
+		for range n {
+			if d.err != nil {
+				break
+			}
+			f := Fault{Ply: int(d.small(math.MaxInt32)), Seat: int(d.small(MaxSeats - 1))}
+			f.Move, f.Code, f.Message, f.Info = d.string(), d.string(), d.string(), d.string()
+			f.Ms = d.int63()
+			r.Faults = append(r.Faults, f)
+		}
+	}
+	if flags&flagInfo != 0 && !r.movesHaveInfo() {
+		d.fail("info flag without info")
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.fail(strconv.Itoa(len(d.b)) + " bytes after the record")

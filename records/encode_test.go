@@ -50,9 +50,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 	waiting := &Record{Room: "w", Game: "morris", Variant: "3", Status: StatusWaiting, Created: t0,
 		Players: []Player{{ID: "pa", Name: "ana"}, {}}, Result: &Result{Winner: -1, Reason: "resign"}}
 	unknown := &Record{Room: "u", Game: "chess", Variant: "960", Created: t0, Players: []Player{{Name: "a"}, {Name: "b"}},
-		Moves: []Move{{0, "e2e4", 0}, {1, "e7e5", 1 << 40}}}
+		Moves: []Move{{Seat: 0, Move: "e2e4", Ms: 0}, {Seat: 1, Move: "e7e5", Ms: 1 << 40}}}
 	odd := newRecord(t, "go", "9", "")
-	odd.Moves = []Move{{0, "E5", 10}, {1, "e5", 20}, {0, "J1", 30}, {1, "A01", 40}, {0, "PASS", 50}, {1, "pass", 60}}
+	odd.Moves = []Move{{Seat: 0, Move: "E5", Ms: 10}, {Seat: 1, Move: "e5", Ms: 20}, {Seat: 0, Move: "J1", Ms: 30}, {Seat: 1, Move: "A01", Ms: 40}, {Seat: 0, Move: "PASS", Ms: 50}, {Seat: 1, Move: "pass", Ms: 60}}
 	for _, tc := range []struct {
 		name string
 		rec  *Record
@@ -80,6 +80,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 			r.Dead = []string{"B5", "b5", "Z1"}
 			return r
 		}()},
+		{"a bot account's notes", withNotes(played("orbito", "2", 6))},
 	} {
 		t.Run(tc.name, func(t *testing.T) { roundTrip(t, tc.rec) })
 	}
@@ -172,7 +173,7 @@ func TestCodecsNumberEveryLegalMove(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	two := func(edit func(r *Record)) *Record {
-		r := &Record{Game: "go", Variant: "9", Players: []Player{{Name: "a"}, {Name: "b"}}, Moves: []Move{{0, "E5", 1}}}
+		r := &Record{Game: "go", Variant: "9", Players: []Player{{Name: "a"}, {Name: "b"}}, Moves: []Move{{Seat: 0, Move: "E5", Ms: 1}}}
 		edit(r)
 		return r
 	}
@@ -236,7 +237,7 @@ func TestDecodeRefusesDamage(t *testing.T) {
 		{"trailing byte", damaged(func(b []byte) []byte { return append(b, 0) })},
 		{"a move number past the board", func() []byte {
 			r := *rec
-			r.Moves = []Move{{0, "pass", 0}}
+			r.Moves = []Move{{Seat: 0, Move: "pass", Ms: 0}}
 			r.Result, r.Status = nil, StatusPlaying
 			b, _ := Encode(&r)
 			// The token of the pass (9*9+1)*2+0 = 164 is the two bytes
@@ -251,5 +252,40 @@ func TestDecodeRefusesDamage(t *testing.T) {
 				t.Fatalf("accepted %x as %+v (err %v)", tc.data, r, err)
 			}
 		})
+	}
+}
+
+// withNotes gives rec a bot account's notes: info on some moves, an illegal
+// answer and a bot_error resignation as faults.
+func withNotes(rec *Record) *Record {
+	rec.Players[0] = Player{ID: "bot.x", Name: "aluno:normal"}
+	rec.Moves[0].Info = "12 ms"
+	rec.Moves[2].Info = "profundidade 3 | avaliação +1"
+	rec.Faults = []Fault{{Ply: 4, Seat: 0, Move: "b2", Code: "illegal_move", Message: "b2 is occupied", Info: "3 ms", Ms: 40},
+		{Ply: 4, Seat: 0, Code: "bot_error", Info: "ZeroDivisionError: division by zero", Ms: 41}}
+	rec.Result, rec.Status = &Result{Winner: 1, Reason: "bot_error"}, StatusFinished
+	return rec
+}
+
+// TestVisibleTo: a reader sees the info and faults of its own seats only,
+// the times of every seat, and the record is not changed.
+func TestVisibleTo(t *testing.T) {
+	rec := newRecord(t, "orbito", "2", "")
+	playRandom(t, rec, rand.New(rand.NewPCG(1, 2)), 6, 0)
+	rec = withNotes(rec)
+	none := rec.VisibleTo(func(int) bool { return false })
+	if none.HasNotes() || len(none.Moves) != len(rec.Moves) || none.Moves[0].Ms != rec.Moves[0].Ms {
+		t.Errorf("a stranger sees %+v", none)
+	}
+	owner := rec.VisibleTo(func(seat int) bool { return seat == 0 })
+	if owner.Moves[0].Info != "12 ms" || len(owner.Faults) != 2 {
+		t.Errorf("the owner sees %+v", owner)
+	}
+	other := rec.VisibleTo(func(seat int) bool { return seat == 1 })
+	if other.HasNotes() {
+		t.Errorf("seat 1's owner sees seat 0's notes: %+v", other)
+	}
+	if rec.Moves[0].Info != "12 ms" || len(rec.Faults) != 2 {
+		t.Errorf("VisibleTo changed the record: %+v", rec)
 	}
 }

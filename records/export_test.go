@@ -168,7 +168,7 @@ func TestSGFRefuses(t *testing.T) {
 		t.Errorf("morris: %v", err)
 	}
 	bad := newRecord(t, "go", "9", "")
-	bad.Moves = []Move{{0, "E5", 1}, {1, "E5", 1}}
+	bad.Moves = []Move{{Seat: 0, Move: "E5", Ms: 1}, {Seat: 1, Move: "E5", Ms: 1}}
 	if _, err := SGF(context.Background(), catalog, bad); err == nil || !strings.Contains(err.Error(), "move 2") {
 		t.Errorf("an occupied point: %v", err)
 	}

@@ -24,6 +24,12 @@ func FuzzDecode(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(data)
+		if game.game == "orbito" {
+			if data, err = Encode(withNotes(rec)); err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
 	}
 	scored, err := Encode(scoredWall(f))
 	if err != nil {

@@ -31,6 +31,7 @@ type recordJSON struct {
 	Moves     []moveJSON      `json:"moves"`
 	Result    *resultJSON     `json:"result"`
 	Chat      []chatJSON      `json:"chat"`
+	Faults    []faultJSON     `json:"faults,omitempty"`
 	Created   *int64          `json:"created"`
 	Started   *int64          `json:"started"`
 	Ended     *int64          `json:"ended"`
@@ -55,6 +56,17 @@ type moveJSON struct {
 	Seat int    `json:"seat"`
 	Move string `json:"move"`
 	Ms   int64  `json:"ms"`
+	Info string `json:"info,omitempty"`
+}
+
+type faultJSON struct {
+	Ply     int    `json:"ply"`
+	Seat    int    `json:"seat"`
+	Move    string `json:"move,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message,omitempty"`
+	Info    string `json:"info,omitempty"`
+	Ms      int64  `json:"ms"`
 }
 
 type resultJSON struct {
@@ -99,6 +111,9 @@ func JSON(r *Record, positions []Position) ([]byte, error) {
 	}
 	for i, m := range r.Moves {
 		v.Moves[i] = moveJSON(m)
+	}
+	for _, f := range r.Faults {
+		v.Faults = append(v.Faults, faultJSON(f))
 	}
 	if res := r.Result; res != nil {
 		v.Result = &resultJSON{Reason: res.Reason}

@@ -64,6 +64,11 @@ type Record struct {
 	// Chat holds the room's last chat lines, oldest first (the room keeps
 	// a bounded number of them).
 	Chat []ChatLine
+	// Faults are the answers the room refused bot accounts (illegal
+	// moves, with the error) and their bot_error resignations, oldest
+	// first; the room keeps a bounded number of them. Like Move.Info they
+	// are shown to the bot's owner only (VisibleTo).
+	Faults []Fault
 	// Created is when the room was created, Started when the game started
 	// (every seat taken) and Ended when it ended; a zero time is not yet.
 	Created, Started, Ended time.Time
@@ -96,6 +101,64 @@ type Move struct {
 	// seat could move (the previous move, the start of the game, or the
 	// room's restart) until the server accepted it.
 	Ms int64
+	// Info is the note a bot account sent with the move (its depth, its
+	// evaluation, what it printed), "" for none.
+	Info string
+}
+
+// Fault is an answer of a bot account that did not become a move: an
+// illegal move the room refused (Code "illegal_move", Message the room's
+// error), or the bot's own resignation because its program failed (Code
+// "bot_error", Info what failed).
+type Fault struct {
+	// Ply is the number of moves played before it: it answered the
+	// position after Ply moves.
+	Ply  int
+	Seat int
+	// Move is the refused move, "" for a resignation.
+	Move          string
+	Code, Message string
+	Info          string
+	// Ms is how long the seat had been to move, as Move.Ms.
+	Ms int64
+}
+
+// HasNotes reports whether r holds a bot account's info or fault.
+func (r *Record) HasNotes() bool {
+	if len(r.Faults) > 0 {
+		return true
+	}
+	for _, m := range r.Moves {
+		if m.Info != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// VisibleTo is the record as shown to a reader who may see the notes of
+// the seats for which mine is true (a bot's owner, or the bot itself):
+// the other seats' info and faults left out. r is not changed; the copy
+// shares what it does not change.
+func (r *Record) VisibleTo(mine func(seat int) bool) *Record {
+	if !r.HasNotes() {
+		return r
+	}
+	c := *r
+	c.Moves = make([]Move, len(r.Moves))
+	for i, m := range r.Moves {
+		if !mine(m.Seat) {
+			m.Info = ""
+		}
+		c.Moves[i] = m
+	}
+	c.Faults = nil
+	for _, f := range r.Faults {
+		if mine(f.Seat) {
+			c.Faults = append(c.Faults, f)
+		}
+	}
+	return &c
 }
 
 // Result is the end of a game.

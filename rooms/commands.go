@@ -45,16 +45,9 @@ func (r *Room) Leave(mem Member, id json.RawMessage) bool {
 func (r *Room) Gone(mem Member) bool { return r.post(func() { r.leave(mem) }) }
 
 // Move plays move in the seat mem's player holds.
+// (MoveInfo is the same with a bot account's note.)
 func (r *Room) Move(mem Member, move string, id json.RawMessage) bool {
-	return r.post(func() {
-		seat, perr := r.playerSeat(mem)
-		if perr == nil {
-			perr = r.play(seat, move, "human")
-		}
-		if perr != nil {
-			r.replyErr(mem, id, perr)
-		}
-	})
+	return r.MoveInfo(mem, move, "", id)
 }
 
 // Resign ends the game, the other seat winning.

@@ -104,10 +104,12 @@ type bookkeeping struct {
 	// stones (scoring.go).
 	proposal []string
 	proposed bool
-	// tail, tailMs and tailClock are the plies a takeback took off the
-	// history, with their times: a rollback puts them back.
+	// tail, tailMs, tailClock and tailInfo are the plies a takeback took
+	// off the history, with their times and notes: a rollback puts them
+	// back.
 	tail              []protocol.LastMove
 	tailMs, tailClock []int64
+	tailInfo          []string
 }
 
 // mark opens a change: what the room is now is where rollback returns to.
@@ -316,9 +318,13 @@ func (p *persistence) rollback() {
 	if k.tail != nil {
 		r.history, r.rec.moveMs = append(r.history, k.tail...), append(r.rec.moveMs, k.tailMs...)
 		r.rec.clockMs = append(r.rec.clockMs, k.tailClock...)
+		if k.tailInfo != nil {
+			r.rec.notes.info = append(r.rec.notes.info, k.tailInfo...)
+		}
 	}
 	r.history, r.rec.moveMs, r.rec.ended = r.history[:k.history], r.rec.moveMs[:k.history], k.ended
 	r.rec.clockMs = r.rec.clockMs[:min(k.history, len(r.rec.clockMs))]
+	r.rec.notes.cut(k.history)
 	r.offers = k.offers
 	r.score.proposal, r.score.proposed = k.proposal, k.proposed
 	r.setStatus(k.status)
@@ -398,7 +404,10 @@ type logEntry struct {
 	// Ms (kind "move") is how long the move took, and Left, in a game
 	// with a clock, the mover's time after it, in milliseconds: what a
 	// restore that replays the move sets (replayMove).
-	Ms   int64     `json:"ms,omitempty"`
-	Left *int64    `json:"left,omitempty"`
+	Ms   int64  `json:"ms,omitempty"`
+	Left *int64 `json:"left,omitempty"`
+	// Info (kind "move") is a bot account's note on its move
+	// (botnotes.go).
+	Info string    `json:"info,omitempty"`
 	At   time.Time `json:"at"`
 }

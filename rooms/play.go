@@ -38,6 +38,11 @@ func (r *Room) finish(out engine.Outcome) {
 
 // play applies a move for seat: validate, apply, persist, broadcast.
 func (r *Room) play(seat int, move string, by string) *protocol.Error {
+	return r.playNoted(seat, move, by, "")
+}
+
+// playNoted is play with the mover's info (botnotes.go), "" for none.
+func (r *Room) playNoted(seat int, move, by, info string) *protocol.Error {
 	if r.status == StatusFinished {
 		return protocol.Errorf(protocol.CodeGameOver, "the game is over")
 	}
@@ -65,8 +70,9 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	r.seatMoves[seat]++
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: move}
 	r.history = append(r.history, *r.lastMove)
-	e := logEntry{Kind: "move", Seat: &seat, Move: move, By: by, Ms: r.moveTook(seat, now)}
+	e := logEntry{Kind: "move", Seat: &seat, Move: move, By: by, Ms: r.moveTook(seat, now), Info: info}
 	r.rec.moveMs = append(r.rec.moveMs, e.Ms)
+	r.rec.notes.noteMove(len(r.history), info)
 	r.clockMoved(seat, now)
 	if c := r.clock; c != nil {
 		left := c.left[seat].Milliseconds()
@@ -97,7 +103,13 @@ func (r *Room) play(seat int, move string, by string) *protocol.Error {
 	return nil
 }
 
-func (r *Room) resign(mem Member) *protocol.Error {
+func (r *Room) resign(mem Member) *protocol.Error { return r.resignFor(mem, "resign", nil) }
+
+// resignFor ends the game for mem's seat with reason (also the log entry's
+// kind), the other seat winning; note, when set, is called with the seat
+// before the save (botnotes.go keeps the bot's fault) and again with -1
+// when the save failed and the resignation was rolled back.
+func (r *Room) resignFor(mem Member, reason string, note func(seat int)) *protocol.Error {
 	seat := r.seatOf(mem.PlayerID())
 	if seat < 0 {
 		return protocol.Errorf(protocol.CodeNotAPlayer, "you do not hold a seat in room %s", r.id)
@@ -107,17 +119,23 @@ func (r *Room) resign(mem Member) *protocol.Error {
 	}
 	r.persist.mark()
 	r.nextSeq()
-	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
+	out := engine.Outcome{Over: true, Winner: -1, Reason: reason}
 	if len(r.seats) == 2 && r.status == StatusPlaying {
 		out.Winner = 1 - seat
 	}
+	if note != nil {
+		note(seat)
+	}
 	r.finish(out)
-	if err := r.persist.commit(context.Background(), logEntry{Kind: "resign", Seat: &seat}); err != nil {
+	if err := r.persist.commit(context.Background(), logEntry{Kind: reason, Seat: &seat}); err != nil {
 		r.log.Error("save failed; resign rolled back", zap.String("room", r.id), zap.Error(err))
 		r.persist.rollback()
+		if note != nil {
+			note(-1)
+		}
 		return protocol.Errorf(protocol.CodeInternal, "could not save, try again")
 	}
-	r.log.Info("resigned", zap.String("room", r.id), zap.Int("seat", seat))
+	r.log.Info("resigned", zap.String("room", r.id), zap.Int("seat", seat), zap.String("reason", reason))
 	r.broadcast()
 	return nil
 }

@@ -41,6 +41,8 @@ type gameRecord struct {
 	// room's restart (downtime is never counted, as for clocks).
 	turnBegan []time.Time
 	chat      chatLog
+	// notes are the bot accounts' info and faults (botnotes.go).
+	notes botNotes
 }
 
 // compactSetup is the setup a room keeps: compact JSON, nil for none.
@@ -256,6 +258,7 @@ func RecordOf(snapshot []byte) (*records.Record, error) {
 			rec.Ended = ms(s.Updated) // a snapshot from before "ended": its last save ended the game
 		}
 	}
+	recordNotes(rec, s)
 	for _, l := range s.Chat {
 		line := records.ChatLine{From: l.From, Seat: -1, Text: l.Text, At: time.UnixMilli(l.At).UTC()}
 		if l.Seat != nil {

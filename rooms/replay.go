@@ -68,6 +68,7 @@ func (r *Room) replayMove(e logEntry) error {
 	r.lastMove = &protocol.LastMove{Seat: seat, Move: e.Move}
 	r.history = append(r.history, *r.lastMove)
 	r.rec.moveMs = append(r.rec.moveMs, e.Ms)
+	r.rec.notes.noteMove(len(r.history), e.Info)
 	if c := r.clock; c != nil {
 		if e.Left == nil || *e.Left < 0 {
 			return fmt.Errorf("move %d:%s in a game with a clock has no time left", seat, e.Move)

@@ -400,11 +400,13 @@ func (r *Room) takeBack(seat, plies int, granted string) *protocol.Error {
 	r.persist.at.tail = slices.Clone(r.history[keep:])
 	r.persist.at.tailMs = slices.Clone(r.rec.moveMs[keep:])
 	r.persist.at.tailClock = slices.Clone(r.rec.clockMs[min(keep, len(r.rec.clockMs)):])
+	r.persist.at.tailInfo = r.rec.notes.after(keep)
 	r.nextSeq()
 	r.moves++ // the position changed: a bot's answer to the old one is stale
 	r.history = r.history[:keep]
 	r.rec.moveMs = r.rec.moveMs[:keep]
 	r.rec.clockMs = r.rec.clockMs[:min(keep, len(r.rec.clockMs))]
+	r.rec.notes.cut(keep)
 	r.lastMove = nil
 	if keep > 0 {
 		lm := r.history[keep-1]

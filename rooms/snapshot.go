@@ -30,9 +30,13 @@ type snapshotV1 struct {
 	ChatState *chatSnap `json:"chatState,omitempty"`
 	// Options are the game's rule options, absent for the seed's rules;
 	// Scoring is go's stone-removal phase, absent outside it (scoring.go).
-	Options *optionsSnap    `json:"options,omitempty"`
-	Scoring *scoringSnap    `json:"scoring,omitempty"`
-	Engine  json.RawMessage `json:"engine"`
+	Options *optionsSnap `json:"options,omitempty"`
+	Scoring *scoringSnap `json:"scoring,omitempty"`
+	// MoveInfo (beside MoveLog, as long as its last move with a note)
+	// and Faults are the bot accounts' notes (botnotes.go).
+	MoveInfo []string        `json:"moveInfo,omitempty"`
+	Faults   []faultSnap     `json:"faults,omitempty"`
+	Engine   json.RawMessage `json:"engine"`
 }
 
 // offersSnap is Room.offers in a snapshot; absent when it holds nothing.
@@ -156,6 +160,9 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	if out, err = r.appendScoringFields(out); err != nil {
 		return nil, err
 	}
+	if out, err = r.appendNotesFields(out); err != nil {
+		return nil, err
+	}
 	out = append(out, `,"engine":`...)
 	out = append(out, eng...)
 	return append(out, '}'), nil
@@ -241,7 +248,7 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 		r.opts = s.Options.options()
 	}
 	r.restoreScoring(s.Scoring)
-	return nil
+	return r.notesFromSnapshot(s)
 }
 
 // appendScoringFields appends the snapshot's rule options and go's

@@ -193,6 +193,10 @@ func (e *logEntry) marshal() ([]byte, error) {
 		b = appendKey(b, "left")
 		b = strconv.AppendInt(b, *e.Left, 10)
 	}
+	if e.Info != "" {
+		b = appendKey(b, "info")
+		b = protocol.AppendString(b, e.Info)
+	}
 	b = appendKey(b, "at")
 	b, err := appendTime(b, e.At)
 	if err != nil {

@@ -151,7 +151,7 @@ func TestHandEncodersWriteEveryField(t *testing.T) {
 // its line in Room.snapshot or Room.fromSnapshot fails here; a field added
 // to snapshotV1 must be added to this test's list, and to Room.snapshot.
 func TestSnapshotRoundTripsEveryField(t *testing.T) {
-	if got, want := codectest.Fields(snapshotV1{}), append(codectest.Fields(snapshotMeta{}), "Setup", "MoveLog", "MoveMs", "Chat", "ClockMs", "Offers", "ChatState", "Options", "Scoring", "Engine"); !slices.Equal(got, want) {
+	if got, want := codectest.Fields(snapshotV1{}), append(codectest.Fields(snapshotMeta{}), "Setup", "MoveLog", "MoveMs", "Chat", "ClockMs", "Offers", "ChatState", "Options", "Scoring", "MoveInfo", "Faults", "Engine"); !slices.Equal(got, want) {
 		t.Fatalf("snapshotV1 has fields %v, Room.snapshot writes %v", got, want)
 	}
 	var want snapshotMeta
@@ -172,9 +172,10 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	offers := &offersSnap{Draw: &draw, Takeback: &protocol.TakebackAsk{Seat: 0, Plies: 2}, DrawAt: []int64{-1, 3}, TakebackAt: []int64{2}}
 	options := &optionsSnap{Komi: 6.5, Handicap: 4, Removal: true}
 	scoring := &scoringSnap{Proposed: true, Proposal: []string{"B5", "C5"}} // Dead is the engine's: race5 has none
+	faults := []faultSnap{{Ply: 1, Seat: 1, Move: "9", Code: "illegal_move", Message: "no", Info: "d3", Ms: 7}}
 	if err := r.fromSnapshot(snapshotV1{snapshotMeta: want, Setup: json.RawMessage(`{"x":1}`), MoveLog: []string{"0:1", "1:2"},
 		MoveMs: []int64{10, 20}, Chat: chat, ClockMs: []int64{900, 1800}, Offers: offers,
-		ChatState: chatState, Options: options, Scoring: scoring}); err != nil {
+		ChatState: chatState, Options: options, Scoring: scoring, MoveInfo: []string{"", "depth 3"}, Faults: faults}); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := r.snapshot(want.Updated)
@@ -202,5 +203,8 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got.Options, options) || !reflect.DeepEqual(got.Scoring, scoring) {
 		t.Errorf("options %+v, scoring %+v; want %+v, %+v", got.Options, got.Scoring, options, scoring)
+	}
+	if !slices.Equal(got.MoveInfo, []string{"", "depth 3"}) || !reflect.DeepEqual(got.Faults, faults) {
+		t.Errorf("notes: info %q, faults %+v", got.MoveInfo, got.Faults)
 	}
 }

@@ -35,13 +35,18 @@ type Bot struct {
 	ID string `json:"id"`
 	// Name is the name the bot was registered with.
 	Name string `json:"name"`
+	// Turma marks a class's bot: one a teacher registered for a class
+	// tournament (docs/bots-api.md, "Your project as a bot"). Class bots
+	// are counted apart from the others, against a larger cap.
+	Turma bool `json:"turma,omitempty"`
 }
 
 // Bots keeps each player's list of bot accounts, which bounds how many one
 // player may register. The bots' identities themselves are players
 // (SavePlayer). Both stores implement it.
 type Bots interface {
-	// AddBot adds b to owner's bots unless owner has max of them already
+	// AddBot adds b to owner's bots unless owner has max bots of b's kind
+	// already (class bots, Bot.Turma, and the others are counted apart)
 	// (ErrTooManyBots, and nothing changes); one atomic step. The list
 	// expires after the guest TTL from its last change.
 	AddBot(ctx context.Context, owner string, b Bot, max int) error

@@ -30,13 +30,21 @@ import (
 
 // Limits of a tournament's spec.
 const (
-	// MaxEntrants bounds the entrants: 16 make 120 pairs.
-	MaxEntrants = 16
-	// MaxGames bounds the games of one tournament: a round robin of 16
-	// entrants, each first once against every other (240 games), or 8
-	// entrants four times (224). Parallel games at a time, a few minutes
-	// each with people: an afternoon, not a week.
+	// MaxEntrants bounds the entrants: a class of 60 projects and a few
+	// server levels (docs/bots-api.md, "Your project as a bot"); the names
+	// of all of them are one store.PlayerNames lookup. With people the
+	// games' bound keeps a tournament to 16 entrants.
+	MaxEntrants = store.MaxNameLookups
+	// MaxGames bounds the games of a tournament with a person among its
+	// entrants: a round robin of 16 entrants, each first once against
+	// every other (240 games), or 8 entrants four times (224). Parallel
+	// games at a time, a few minutes each with people: an afternoon, not a
+	// week.
 	MaxGames = 240
+	// MaxBotGames bounds the games of a tournament of programs only (bot
+	// accounts and levels), whose games take seconds: a class of 64
+	// projects playing each other once with each first makes 4,032.
+	MaxBotGames = 4096
 	// MaxPartidas bounds the (variant, repetitions) items.
 	MaxPartidas = 8
 	// MaxRepetitions bounds one item's repetitions.
@@ -409,8 +417,8 @@ func (s *Spec) Check(cat *engine.Catalog) error {
 			return fmt.Errorf("partida %s: repetitions 1..%d, not %d", p.Variant, MaxRepetitions, p.Repetitions)
 		}
 	}
-	if n := s.games(); n > MaxGames {
-		return fmt.Errorf("this torneio would have %d games; at most %d (each pair plays every partida's repetitions twice, once each first)", n, MaxGames)
+	if n, most := s.games(), s.maxGames(); n > most {
+		return fmt.Errorf("this torneio would have %d games; at most %d (each pair plays every partida's repetitions twice, once each first)", n, most)
 	}
 	if c := s.Clock; c != nil && (c.Base < 1 || c.Base > protocol.MaxClockBase || c.Increment < 0 || c.Increment > protocol.MaxClockIncrement) {
 		return fmt.Errorf("clock: base 1..%d s, increment 0..%d s", protocol.MaxClockBase, protocol.MaxClockIncrement)
@@ -419,6 +427,17 @@ func (s *Spec) Check(cat *engine.Catalog) error {
 		return fmt.Errorf("wait: %d to %d seconds, not %d", MinWait, MaxWait, s.Wait)
 	}
 	return nil
+}
+
+// maxGames is the spec's bound on its games: MaxGames with a person among
+// the entrants, MaxBotGames for programs only.
+func (s *Spec) maxGames() int {
+	for _, e := range s.Entrants {
+		if e.Player != "" {
+			return MaxGames
+		}
+	}
+	return MaxBotGames
 }
 
 func (s *Spec) games() int {

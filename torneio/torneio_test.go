@@ -222,6 +222,10 @@ func TestParseSpec(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf(`{"player":"p%d"}`, i)
 	}
+	class := make([]string, MaxEntrants)
+	for i := range class {
+		class[i] = fmt.Sprintf(`{"bot":"bot.aluno%d"}`, i)
+	}
 	tests := []struct {
 		body, err string
 	}{
@@ -229,8 +233,8 @@ func TestParseSpec(t *testing.T) {
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"bot":"pB"}],"partidas":[["tradicional",1]]}`, "not a bot account's id"},
 		{`{"game":"queens","entrants":[{"level":"gulosa"},{"player":"bot.B"}],"partidas":[["tradicional",1]]}`, `enter it as {"bot": "bot.B"}`},
 		{`{"game":"chess","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, "unknown game"},
-		{`{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, "2 to 16 entrants"},
-		{`{"game":"queens","entrants":[` + strings.Join(many, ",") + `],"partidas":[["tradicional",1]]}`, "2 to 16 entrants"},
+		{`{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, "2 to 64 entrants"},
+		{`{"game":"queens","entrants":[` + strings.Join(many, ",") + `],"partidas":[["tradicional",1]]}`, "2 to 64 entrants"},
 		{`{"game":"queens","entrants":[{"level":"perfeito"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, `no level "perfeito"`},
 		{`{"game":"queens","entrants":[{"level":"gulosa","bot":"x"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, "exactly one of"},
 		{`{"game":"queens","entrants":[{},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, "exactly one of"},
@@ -249,6 +253,9 @@ func TestParseSpec(t *testing.T) {
 		{`{"game":"queens","entrants":[` + strings.Join(many[:16], ",") + `],"partidas":[["tradicional",2]]}`, "480 games; at most 240"},
 		{`{"game":"queens","entrants":[` + strings.Join(many[:16], ",") + `],"partidas":[["tradicional",1]],"wait":60}`, ""},
 		{`{"game":"queens","entrants":[` + strings.Join(many[:16], ",") + `],"partidas":[["tradicional",1]],"wait":5}`, "from 30 to 3600"},
+		// A class of programs: 64 bots play each other once with each first.
+		{`{"game":"orbito","entrants":[` + strings.Join(class, ",") + `],"partidas":[["2",1]]}`, ""},
+		{`{"game":"orbito","entrants":[` + strings.Join(class, ",") + `],"partidas":[["2",2]]}`, "8064 games; at most 4096"},
 	}
 	for _, tt := range tests {
 		_, err := ParseSpec(games.Catalog(), []byte(tt.body))
@@ -295,7 +302,7 @@ func TestParseSpecWords(t *testing.T) {
 		{`{"game":"queens",` + ents + `,"partidas":[["tradicional",1.5]]}`, `partida 0: the repetitions are a whole number from 1 to 50, not 1.5`},
 		{`{` + ents + `,"partidas":[["tradicional",1]]}`, `missing field "game": a game id of GET /api/games, such as "queens"`},
 		{`{"game":7,` + ents + `,"partidas":[["tradicional",1]]}`, `"game" is a game id such as "queens", not a number`},
-		{`{"game":"queens","partidas":[["tradicional",1]]}`, `missing field "entrants": a list of 2 to 16 entrants`},
+		{`{"game":"queens","partidas":[["tradicional",1]]}`, `missing field "entrants": a list of 2 to 64 entrants`},
 		{`{"game":"queens","entrants":{"level":"gulosa"},"partidas":[["tradicional",1]]}`, `"entrants" is a list such as`},
 		{`{"game":"queens","entrants":["gulosa","roleta"],"partidas":[["tradicional",1]]}`, `entrant 0 is an object such as {"level":"gulosa"}`},
 		{`{"game":"queens","entrants":[{"level":1},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, `entrant 0: "level" is a string, not a number`},
@@ -337,7 +344,7 @@ func FuzzParseSpec(f *testing.F) {
 	cat := games.Catalog()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := ParseSpec(cat, b)
-		if err == nil && (len(s.Schedule()) > MaxGames || len(s.Entrants) > MaxEntrants) {
+		if err == nil && (len(s.Schedule()) > s.maxGames() || len(s.Entrants) > MaxEntrants) {
 			t.Fatalf("accepted a spec past the limits: %s", b)
 		}
 		if err != nil && goWords(err.Error()) {

@@ -98,6 +98,7 @@ type options struct {
 	trustedProxies                  []netip.Prefix
 	botAPIPerClient                 int
 	botsPerPlayer, botStreams       int
+	classBotsPerPlayer              int
 	torneioParallel, maxTorneios    int
 }
 
@@ -149,6 +150,7 @@ func main() {
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
 	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
+	flag.IntVar(&o.classBotsPerPlayer, "class-bots-per-player", envInt("TABULEIRO_CLASS_BOTS_PER_PLAYER", server.DefaultMaxClassBotsPerPlayer), "class bots (a teacher's, for a class tournament) one player may register with POST /api/bots (env TABULEIRO_CLASS_BOTS_PER_PLAYER)")
 	flag.IntVar(&o.botsPerPlayer, "bots-per-player", envInt("TABULEIRO_BOTS_PER_PLAYER", server.DefaultMaxBotsPerPlayer), "bot accounts one player may register with POST /api/bots (env TABULEIRO_BOTS_PER_PLAYER)")
 	flag.IntVar(&o.botStreams, "bot-streams", envInt("TABULEIRO_BOT_STREAMS", server.DefaultMaxBotStreams), "bot API streams (event and game streams of every bot) open at once; past it a stream is answered 503 (env TABULEIRO_BOT_STREAMS)")
 	flag.IntVar(&o.torneioParallel, "torneio-parallel", envInt("TABULEIRO_TORNEIO_PARALLEL", torneio.DefaultParallel), "games of one tournament played at once (env TABULEIRO_TORNEIO_PARALLEL)")
@@ -205,8 +207,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -guests-per-minute must be 0 or more")
 		os.Exit(2)
 	}
-	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -bot-streams, -torneio-parallel and -max-torneios positive")
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.classBotsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -class-bots-per-player, -bot-streams, -torneio-parallel and -max-torneios positive")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -262,7 +264,7 @@ func run(log *zap.Logger, o options) error {
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
-		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxStreams: o.botStreams},
+		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxClassBotsPerPlayer: o.classBotsPerPlayer, MaxStreams: o.botStreams},
 		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
 		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies,
 			WriteTimeout: o.writeTimeout}}

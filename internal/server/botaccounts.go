@@ -29,6 +29,10 @@ type BotAPIConfig struct {
 	// MaxBotsPerPlayer is how many bot accounts one player may register
 	// (default DefaultMaxBotsPerPlayer).
 	MaxBotsPerPlayer int
+	// MaxClassBotsPerPlayer is how many class bots (a teacher's bots for
+	// a class tournament, `"turma":true`, counted apart) one player may
+	// register (default DefaultMaxClassBotsPerPlayer).
+	MaxClassBotsPerPlayer int
 	// MaxStreams caps the bot API's streams open at once, event and game
 	// streams of every bot together (default DefaultMaxBotStreams); past
 	// it a stream is answered 503 (busy).
@@ -58,8 +62,12 @@ type BotAPIConfig struct {
 // Defaults of BotAPIConfig.
 const (
 	DefaultMaxBotsPerPlayer = 5
-	DefaultMaxBotStreams    = 1024
-	DefaultBotHeartbeat     = 10 * time.Second
+	// DefaultMaxClassBotsPerPlayer is room for a class of 60 and its
+	// projects' second strategies, and for the bots of a run whose tokens
+	// file was lost.
+	DefaultMaxClassBotsPerPlayer = 128
+	DefaultMaxBotStreams         = 1024
+	DefaultBotHeartbeat          = 10 * time.Second
 	// botBodyLimit bounds a bot API request body.
 	botBodyLimit = 4 << 10
 	// maxBuckets bounds the rate-limit buckets kept (one per bot that
@@ -70,6 +78,9 @@ const (
 func (c *BotAPIConfig) defaults(h hub.Config) {
 	if c.MaxBotsPerPlayer <= 0 {
 		c.MaxBotsPerPlayer = DefaultMaxBotsPerPlayer
+	}
+	if c.MaxClassBotsPerPlayer <= 0 {
+		c.MaxClassBotsPerPlayer = DefaultMaxClassBotsPerPlayer
 	}
 	if c.MaxStreams <= 0 {
 		c.MaxStreams = DefaultMaxBotStreams
@@ -180,6 +191,10 @@ func (s *Server) bodyError(w http.ResponseWriter, err error, limit int64) {
 // RegisterBotRequest is the body of POST /api/bots.
 type RegisterBotRequest struct {
 	Name string `json:"name"`
+	// Turma registers a class's bot (docs/bots-api.md, "Your project as a
+	// bot"): counted apart from the player's own bots, against
+	// MaxClassBotsPerPlayer.
+	Turma bool `json:"turma,omitempty"`
 }
 
 // RegisterBotResponse answers POST /api/bots: the bot's player id and its
@@ -221,9 +236,13 @@ func (s *Server) registerBot(w http.ResponseWriter, r *http.Request) {
 	// The list first, so that a refused bot leaves nothing behind; an
 	// identity whose save fails after leaves a dead entry in the list,
 	// which expires with it.
-	err := bots.AddBot(ctx, owner.ID, store.Bot{ID: bot.ID, Name: name}, s.cfg.BotAPI.MaxBotsPerPlayer)
+	max, kind := s.cfg.BotAPI.MaxBotsPerPlayer, "bots"
+	if req.Turma {
+		max, kind = s.cfg.BotAPI.MaxClassBotsPerPlayer, "class bots"
+	}
+	err := bots.AddBot(ctx, owner.ID, store.Bot{ID: bot.ID, Name: name, Turma: req.Turma}, max)
 	if errors.Is(err, store.ErrTooManyBots) {
-		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "you have %d bots already, the most one player may have", s.cfg.BotAPI.MaxBotsPerPlayer))
+		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "you have %d %s already, the most one player may have", max, kind))
 		return
 	}
 	if err == nil {

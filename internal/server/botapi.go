@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -586,9 +588,18 @@ func (m *replyMember) Send(f *protocol.Frame) bool {
 // outcome: 200 {"ok":true} once the room has taken it (saved and
 // broadcast), the room's error otherwise. An illegal move changes nothing
 // and the bot's clock runs on.
-func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, do func(*rooms.Room, rooms.Member) bool) {
+func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, check func(BotCommandBody) *protocol.Error,
+	do func(*rooms.Room, rooms.Member, BotCommandBody) bool) {
 	p, ok := s.bearerBot(w, r)
 	if !ok {
+		return
+	}
+	body, ok := s.commandBody(w, r)
+	if !ok {
+		return
+	}
+	if perr := check(body); perr != nil {
+		s.httpError(w, http.StatusBadRequest, perr)
 		return
 	}
 	if !s.bots.allow(p.ID, time.Now()) {
@@ -607,7 +618,7 @@ func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, do func(*roo
 	// room closes after it (a resignation that ends the game as the last
 	// stream leaves, say), Stats is refused and the room's Done says the
 	// command is over.
-	if !do(room, m) {
+	if !do(room, m, body) {
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
 		return
 	}
@@ -633,17 +644,79 @@ func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, do func(*roo
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
-// botGameMove answers POST /api/bot/game/{room}/move/{move}.
+// BotCommandBody is the optional JSON body of a bot's move and resignation
+// (docs/bots-api.md); the query's fields of the same names do as well.
+type BotCommandBody struct {
+	// Info is the bot's note on its move, or on what failed when it
+	// resigns with reason bot_error: kept in the game's record, shown to
+	// the bot's owner (at most rooms.MaxInfoBytes, cut).
+	Info string `json:"info,omitempty"`
+	// Reason of a resignation: "" or "bot_error" (the bot's program
+	// failed: it raised, answered an illegal move or took too long).
+	Reason string `json:"reason,omitempty"`
+}
+
+// commandBody reads a bot command's body and query, or answers the error:
+// the body, when there is one, is one JSON object of BotCommandBody's
+// fields and nothing after it (jsonbody).
+func (s *Server) commandBody(w http.ResponseWriter, r *http.Request) (BotCommandBody, bool) {
+	var b BotCommandBody
+	data, err := jsonbody.ReadAll(w, r, botBodyLimit)
+	if err != nil {
+		s.bodyError(w, err, botBodyLimit)
+		return b, false
+	}
+	if len(bytes.TrimSpace(data)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&b) != nil || jsonbody.Decode(data, &b) != nil {
+			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, `the body is one object {"info"?, "reason"?}`))
+			return b, false
+		}
+	}
+	q := r.URL.Query()
+	if v := q.Get("info"); v != "" {
+		b.Info = v
+	}
+	if v := q.Get("reason"); v != "" {
+		b.Reason = v
+	}
+	if len(b.Info) > botBodyLimit {
+		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "info too long"))
+		return b, false
+	}
+	return b, true
+}
+
+// botGameMove answers POST /api/bot/game/{room}/move/{move}[?info=]: the
+// move, and the bot's info with it.
 func (s *Server) botGameMove(w http.ResponseWriter, r *http.Request) {
 	move := r.PathValue("move")
 	if move == "" || len(move) > 256 {
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "bad move %q", move))
 		return
 	}
-	s.botCommand(w, r, func(room *rooms.Room, m rooms.Member) bool { return room.Move(m, move, nil) })
+	s.botCommand(w, r, func(b BotCommandBody) *protocol.Error {
+		if b.Reason != "" {
+			return protocol.Errorf(protocol.CodeBadRequest, `"reason" is for a resignation`)
+		}
+		return nil
+	}, func(room *rooms.Room, m rooms.Member, b BotCommandBody) bool {
+		return room.MoveInfo(m, move, b.Info, nil)
+	})
 }
 
-// botGameResign answers POST /api/bot/game/{room}/resign.
+// botGameResign answers POST /api/bot/game/{room}/resign[?reason=bot_error&info=].
 func (s *Server) botGameResign(w http.ResponseWriter, r *http.Request) {
-	s.botCommand(w, r, func(room *rooms.Room, m rooms.Member) bool { return room.Resign(m, nil) })
+	s.botCommand(w, r, func(b BotCommandBody) *protocol.Error {
+		if b.Reason != "" && b.Reason != rooms.ReasonBotError {
+			return protocol.Errorf(protocol.CodeBadRequest, `"reason" is %q or absent, not %q`, rooms.ReasonBotError, b.Reason)
+		}
+		return nil
+	}, func(room *rooms.Room, m rooms.Member, b BotCommandBody) bool {
+		if b.Reason == rooms.ReasonBotError {
+			return room.ResignBotError(m, b.Info, nil)
+		}
+		return room.Resign(m, nil)
+	})
 }

@@ -140,6 +140,10 @@ func (s *Server) recordJSON(w http.ResponseWriter, r *http.Request) {
 	if rec == nil {
 		return
 	}
+	rec, ok := s.recordFor(w, r, rec)
+	if !ok {
+		return
+	}
 	var positions []records.Position
 	if withPositions && !s.replaying(w, r, rec, func(ctx context.Context) error {
 		var err error
@@ -196,4 +200,38 @@ func download(w http.ResponseWriter, contentType, filename string, body []byte) 
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": filename}))
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = w.Write(body)
+}
+
+// recordFor is rec as the request's reader may see it: the bot accounts'
+// notes (each move's info, the faults) of the seats whose bot is the
+// reader's own (registered with the reader's token) or the reader itself,
+// the other seats' left out (records.Record.VisibleTo). A request without
+// "Authorization" reads as anyone; a bad token is answered 401.
+func (s *Server) recordFor(w http.ResponseWriter, r *http.Request, rec *records.Record) (*records.Record, bool) {
+	if !rec.HasNotes() {
+		return rec, true
+	}
+	mine := map[string]bool{}
+	if r.Header.Get("Authorization") != "" {
+		p, ok := s.bearer(w, r)
+		if !ok {
+			return nil, false
+		}
+		mine[p.ID] = true
+		if bots, ok := s.cfg.Store.(store.Bots); ok && !store.IsBotID(p.ID) {
+			ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+			own, err := bots.OwnerBots(ctx, p.ID)
+			cancel()
+			if err != nil {
+				s.log.Warn("record: the reader's bots", zap.String("player", p.ID), zap.Error(err))
+			}
+			for _, b := range own {
+				mine[b.ID] = true
+			}
+		}
+	}
+	return rec.VisibleTo(func(seat int) bool {
+		id := rec.Players[seat].ID
+		return store.IsBotID(id) && mine[id]
+	}), true
 }

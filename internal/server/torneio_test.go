@@ -49,8 +49,8 @@ func TestTorneioBadInput(t *testing.T) {
 		{"no token", "", ok, 401, "unauthorized", "Bearer"},
 		{"unknown token", "nope", ok, 401, "unauthorized", "unknown token"},
 		{"bad game", c.Token, `{"game":"xadrez","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", `unknown game "xadrez"`},
-		{"one entrant", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", "2 to 16 entrants"},
-		{"too many games", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"},{"level":"apressado"},{"level":"forte"}],"partidas":[["tradicional",50],["grande",50],["impar",50],["x-random",50]]}`, 400, "bad_request", "at most 240"},
+		{"one entrant", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", "2 to 64 entrants"},
+		{"too many games", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"},{"level":"apressado"},{"level":"forte"},{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",50],["grande",50],["impar",50],["x-random",50]]}`, 400, "bad_request", "at most 4096"},
 		{"not json", c.Token, `{"game":`, 400, "bad_request", "a torneio is one JSON object"},
 		{"too large", c.Token, `{"game":"` + strings.Repeat("x", server.MaxTorneioBody) + `"}`, 413, "too_large", "bytes"},
 	}

@@ -41,7 +41,13 @@ func (s *Store) AddBot(ctx context.Context, owner string, b store.Bot, max int) 
 		l = &botList{}
 		s.bots[owner] = l
 	}
-	if len(l.bots) >= max {
+	n := 0
+	for _, o := range l.bots {
+		if o.Turma == b.Turma {
+			n++
+		}
+	}
+	if n >= max {
 		return fmt.Errorf("add bot of %s: %w", owner, store.ErrTooManyBots)
 	}
 	l.bots = append(l.bots, b)

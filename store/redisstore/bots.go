@@ -18,10 +18,19 @@ var _ store.Bots = (*Store)(nil)
 func (s *Store) BotsKey(owner string) string { return s.prefix + "bots:" + owner }
 
 // addBotScript: KEYS the owner's bots; ARGV the bot id, the bot (JSON), the
-// most bots, the TTL in ms. Adds the bot unless the owner has the most
-// already (returns 0), and renews the list's expiry.
+// most bots of its kind, the TTL in ms, "1" for a class bot. Adds the bot
+// unless the owner has the most of its kind already (returns 0), and renews
+// the list's expiry. A class bot's JSON holds "turma":true, which no name
+// can (a quote in a name is escaped).
 var addBotScript = redis.NewScript(`
-if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then
+local class = ARGV[5] == '1'
+local n = 0
+for _, v in ipairs(redis.call('HVALS', KEYS[1])) do
+  if (string.find(v, '"turma":true', 1, true) ~= nil) == class then
+    n = n + 1
+  end
+end
+if n >= tonumber(ARGV[3]) then
   return 0
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -38,7 +47,7 @@ func (s *Store) AddBot(ctx context.Context, owner string, b store.Bot, max int) 
 	if err != nil {
 		return fmt.Errorf("add bot of %s: %w", owner, err)
 	}
-	n, err := addBotScript.Run(ctx, s.c, []string{s.BotsKey(owner)}, b.ID, v, max, s.guestTTL.Milliseconds()).Int()
+	n, err := addBotScript.Run(ctx, s.c, []string{s.BotsKey(owner)}, b.ID, v, max, s.guestTTL.Milliseconds(), classArg(b.Turma)).Int()
 	if err != nil {
 		return fmt.Errorf("add bot of %s: %w", owner, err)
 	}
@@ -62,6 +71,13 @@ func (s *Store) OwnerBots(ctx context.Context, owner string) ([]store.Bot, error
 		}
 	}
 	return out, nil
+}
+
+func classArg(turma bool) string {
+	if turma {
+		return "1"
+	}
+	return "0"
 }
 
 // setBotOpenScript: KEYS the bot's identity hash (PlayerKey); ARGV "1" to

@@ -26,6 +26,16 @@ func testBots(t *testing.T, s store.Store) {
 	if err := b.AddBot(ctx, "pana", store.Bot{ID: store.BotID("hash-x"), Name: "one too many"}, max); !errors.Is(err, store.ErrTooManyBots) {
 		t.Fatalf("AddBot past the cap: %v, want ErrTooManyBots", err)
 	}
+	// A class's bots are counted apart, against their own cap.
+	for i := range max {
+		id := store.BotID(fmt.Sprintf("hash-turma-%d", i))
+		if err := b.AddBot(ctx, "pana", store.Bot{ID: id, Name: fmt.Sprintf(`aluno"turma":true %d`, i), Turma: true}, max); err != nil {
+			t.Fatalf("AddBot of class bot %d past the other bots' cap: %v", i, err)
+		}
+	}
+	if err := b.AddBot(ctx, "pana", store.Bot{ID: store.BotID("hash-turma-x"), Name: "aluno x", Turma: true}, max); !errors.Is(err, store.ErrTooManyBots) {
+		t.Fatalf("AddBot past the class bots' cap: %v, want ErrTooManyBots", err)
+	}
 	if err := b.AddBot(ctx, "pbia", store.Bot{ID: store.BotID("hash-y"), Name: "dela"}, max); err != nil {
 		t.Fatalf("AddBot of another owner: %v", err)
 	}
@@ -34,14 +44,19 @@ func testBots(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	names := []string{}
+	classes := 0
 	for _, g := range got {
 		if !store.IsBotID(g.ID) {
 			t.Errorf("bot id %q is not a bot id", g.ID)
 		}
+		if g.Turma {
+			classes++
+			continue
+		}
 		names = append(names, g.Name)
 	}
 	slices.Sort(names)
-	if strings.Join(names, ",") != "robo 0,robo 1,robo 2" {
+	if strings.Join(names, ",") != "robo 0,robo 1,robo 2" || classes != max {
 		t.Fatalf("OwnerBots = %v", names)
 	}
 	if got, err := b.OwnerBots(ctx, "nobody"); err != nil || len(got) != 0 {
