@@ -23,6 +23,12 @@ const REVIEW = { en: 'Review the game ▸', 'pt-PT': 'Rever a partida ▸', 'pt-
 test('a finished room leads to its review in one click, for players and spectators; links show a position', async () => {
   const { alice, bob, wendy, room, people } = await matchUp(browser, srv, 'go', { variant: '9' }, { alice: DESKTOP, bob: PHONE, wendy: PHONE });
   await playMoves([alice, bob], ['E5', 'pass', 'pass']);
+  // The page's go between two people marks dead stones after two passes:
+  // both accept the count.
+  for (const p of [alice, bob]) {
+    await waitStatus(p.page, 'scoring');
+    await p.page.locator('.score-accept').click();
+  }
   for (const p of people) await waitStatus(p.page, 'finished');
 
   // The link, under the result, for each of them, in every language.
