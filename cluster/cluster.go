@@ -71,6 +71,14 @@ type Config struct {
 	// of the rooms this node has members in are checked (default
 	// LiveTTL/4).
 	LiveEvery time.Duration
+	// Bots, when not nil, lists the bot accounts whose event stream is
+	// open on this node: the heartbeat carries them to the other nodes
+	// (BotsElsewhere), so that a bot is online on every node.
+	Bots func() []protocol.BotInfo
+	// OnBotEvent, when not nil, is given the events another node
+	// published for bot accounts' event streams (BotEvent): the bots' ids
+	// and the line. It must not block.
+	OnBotEvent func(bots []string, line []byte)
 }
 
 // DefaultLiveTTL is the lifetime of a node's liveness key: a SIGKILLed
@@ -92,14 +100,24 @@ type Node struct {
 	// mu guards the maps below. It, link.mu and dirtyMu are each taken
 	// alone (no other lock, the hub's included, is taken while one is
 	// held), and none is held across a broker or store call.
-	mu      sync.Mutex
-	pending map[uint64]chan string
+	mu sync.Mutex
+	// pending: the answers awaited (kindAck, kindRan), by request.
+	pending map[uint64]chan *wire
 	links   map[linkKey]*link
 	remote  map[string]*remoteRoom
 	seen    map[string]time.Time
 	started time.Time
-	// lobbies: the public rooms each other node last said it serves.
-	lobbies map[string][]protocol.RoomSummary
+	// lobbies: the digest of its public rooms each other node last sent.
+	lobbies map[string]hub.Digest
+	// pages: the answers awaited by a page of GET /api/rooms, by request.
+	pages map[uint64]chan []protocol.RoomSummary
+	// bots: the bot accounts online on each other node, as its last
+	// heartbeat said.
+	bots map[string][]protocol.BotInfo
+	// beatNow asks the heartbeat to go out at once (BotsChanged).
+	beatNow chan struct{}
+	// events: the bot events waiting for the announcer (BotEvent).
+	events chan *wire
 	// live caches the liveness of rooms' owners for LiveEvery (at most
 	// one check per owner per period); sweep drops old entries.
 	live map[string]liveCheck
@@ -143,8 +161,10 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 		cfg.LiveEvery = cfg.LiveTTL / 4
 	}
 	n := &Node{h: cfg.Hub, cfg: cfg, log: cfg.Log.With(zap.String("node", cfg.Node)),
-		pending: map[uint64]chan string{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
-		seen: map[string]time.Time{}, started: now(), lobbies: map[string][]protocol.RoomSummary{},
+		pending: map[uint64]chan *wire{}, links: map[linkKey]*link{}, remote: map[string]*remoteRoom{},
+		seen: map[string]time.Time{}, started: now(), lobbies: map[string]hub.Digest{},
+		pages: map[uint64]chan []protocol.RoomSummary{}, bots: map[string][]protocol.BotInfo{},
+		beatNow: make(chan struct{}, 1), events: make(chan *wire, botEvents),
 		live: map[string]liveCheck{}, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	if cfg.Liveness != nil {
 		// Alive before serving: another node must not take this node's
@@ -161,12 +181,12 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 		n.sub.Close()
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	hk := hub.Hooks{Router: router{n}, Lobby: n.summaries, Stop: n.stop}
+	hk := hub.Hooks{Router: router{n}, Lobby: n.digests, Rooms: n.roomsElsewhere, Stop: n.stop}
 	if cfg.Matcher != nil {
 		hk.Match = matchmaker{n}
 	}
 	cfg.Hub.Plug(hk)
-	n.wg.Add(5)
+	n.wg.Add(6)
 	if cfg.Liveness != nil {
 		n.wg.Add(1)
 		go n.beat()
@@ -176,6 +196,7 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 	go n.heartbeat()
 	go n.watch()
 	go n.flusher()
+	go n.announcer()
 	return n, nil
 }
 

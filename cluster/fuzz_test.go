@@ -1,9 +1,11 @@
 package cluster
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -18,7 +20,10 @@ func FuzzClusterMessage(f *testing.F) {
 		{K: kindFrames, Node: "other", Room: "r1", Link: 1, Seq: 1, Items: []item{{Conns: []uint64{1, 2}, Frame: json.RawMessage(`{"type":"room.state"}`)}, {Conns: []uint64{1}, J: "spectator"}, {Conns: []uint64{1}, J: "-"}}},
 		{K: kindFrames, Node: "other", Room: "r1", Link: 1, Seq: 5},
 		{K: kindMatch, Node: "other", Room: "r2", Conn: 1, Seat: 1},
-		{K: kindHeartbeat, Node: "other", Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}},
+		{K: kindHeartbeat, Node: "other", Lobby: &hub.Digest{Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}}},
+		{K: kindRoomsPage, Node: "other", Req: 3, Rooms: []protocol.RoomSummary{{ID: "x", Game: "go"}}},
+		{K: kindRun, Node: "other", Room: "r1", Req: 4, Player: "bot.x", Msg: &protocol.ClientMessage{Type: protocol.TypeRoomMove, Room: "r1", Move: "a1"}},
+		{K: kindRan, Node: "other", Req: 4, Status: ackOK, Err: &protocol.ErrorMessage{Type: protocol.TypeError, Code: protocol.CodeIllegalMove}},
 	}
 	for _, w := range seed {
 		b, err := json.Marshal(w)
@@ -34,7 +39,7 @@ func FuzzClusterMessage(f *testing.F) {
 	h, m, n := ns[0].h, ns[0].m, ns[0].n
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n.handle(data)
-		if got := h.RoomSummaries(); got == nil && len(m.Summaries()) > 0 {
+		if got := h.Rooms(context.Background(), hub.Query{Limit: 10}); got.Rooms == nil && len(m.Summaries()) > 0 {
 			t.Fatal("the lobby stopped answering")
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -69,7 +70,7 @@ func (mm matchmaker) Find(c hub.Client, m *protocol.ClientMessage, key hub.Queue
 		other = o
 		break
 	}
-	seats := []rooms.Seat{{PlayerID: other.Player, Name: other.Name}, {PlayerID: c.PlayerID(), Name: c.PlayerName()}}
+	seats := []players.Player{players.Of(other.Player, other.Name), players.Of(c.PlayerID(), c.PlayerName())}
 	mine := 1
 	if rand.IntN(2) == 1 {
 		seats[0], seats[1], mine = seats[1], seats[0], 0

@@ -68,27 +68,36 @@ func (n *Node) forward(ctx context.Context, owner string, c rooms.Member, m *pro
 		n.publish(owner, w)
 		return ackOK
 	}
-	ch := make(chan string, 1)
-	w.Req = n.nextReq.Add(1)
-	n.mu.Lock()
-	n.pending[w.Req] = ch
-	n.mu.Unlock()
-	defer func() {
-		n.mu.Lock()
-		delete(n.pending, w.Req)
-		n.mu.Unlock()
-	}()
+	var ch <-chan *wire
+	var done func()
+	w.Req, ch, done = n.expect()
+	defer done()
 	n.publish(owner, w)
 	t := time.NewTimer(n.cfg.AckTimeout)
 	defer t.Stop()
 	select {
-	case s := <-ch:
-		return s
+	case a := <-ch:
+		return a.Status
 	case <-t.C:
 	case <-ctx.Done():
 	case <-n.quit:
 	}
 	return ""
+}
+
+// expect registers a request whose answer (kindAck, kindRan) comes on ch;
+// done forgets it.
+func (n *Node) expect() (req uint64, ch <-chan *wire, done func()) {
+	c := make(chan *wire, 1)
+	req = n.nextReq.Add(1)
+	n.mu.Lock()
+	n.pending[req] = c
+	n.mu.Unlock()
+	return req, c, func() {
+		n.mu.Lock()
+		delete(n.pending, req)
+		n.mu.Unlock()
+	}
 }
 
 // command runs a command forwarded by another node on the room served here.

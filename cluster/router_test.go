@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
@@ -21,7 +22,7 @@ func TestClusterRouterTakesOverDeadNode(t *testing.T) {
 	mb, nb := ns[1].m, ns[1].n
 	ctx := context.Background()
 
-	r, err := ma.Create(ctx, rooms.Spec{Game: "orbito", Variant: "2", Seats: []rooms.Seat{{PlayerID: "p-ana", Name: "ana"}, {}}})
+	r, err := ma.Create(ctx, rooms.Spec{Game: "orbito", Variant: "2", Seats: []players.Player{{ID: "p-ana", Name: "ana"}, {}}})
 	if err != nil {
 		t.Fatal(err)
 	}

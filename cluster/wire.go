@@ -6,6 +6,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -23,9 +24,20 @@ const (
 	kindFrames kind = "frames"
 	// kindMatch: the receiver's queued connection was paired in a room.
 	kindMatch kind = "match"
-	// kindHeartbeat: on "nodes", the sender is alive and serves these
-	// public rooms.
+	// kindHeartbeat: on "nodes", the sender is alive, and the digest of
+	// the public rooms it serves.
 	kindHeartbeat kind = "hb"
+	// kindRooms: on "nodes", a page of GET /api/rooms asked of every node,
+	// answered with kindRoomsPage on the asker's channel.
+	kindRooms     kind = "rooms"
+	kindRoomsPage kind = "page"
+	// kindRun: a bot API command (a move, a resignation) for a room served
+	// by the receiver, answered with kindRan once the room has run it.
+	kindRun kind = "run"
+	kindRan kind = "ran"
+	// kindBotEvent: on "nodes", an event line for the event streams of
+	// the bot accounts in Players.
+	kindBotEvent kind = "bot"
 )
 
 // wire is one message between nodes.
@@ -50,8 +62,19 @@ type wire struct {
 	Items []item `json:"i,omitempty"`
 	// match: the seat of the connection paired by another node.
 	Seat int `json:"st,omitempty"`
-	// hb: the node's public live rooms, for the other nodes' lobbies.
+	// hb: the digest of the node's public rooms, for the other nodes'
+	// lobbies.
+	Lobby *hub.Digest `json:"lb,omitempty"`
+	// rooms: the page asked for; page: the answer (Req is the request's).
+	Query *hub.Query             `json:"qy,omitempty"`
 	Rooms []protocol.RoomSummary `json:"rs,omitempty"`
+	// hb: the bot accounts online on the node.
+	Bots []protocol.BotInfo `json:"bt,omitempty"`
+	// ran: the room's error (none when it took the command).
+	Err *protocol.ErrorMessage `json:"er,omitempty"`
+	// bot: the bots an event is for, and its line.
+	Players []string        `json:"ps,omitempty"`
+	Line    json.RawMessage `json:"ln,omitempty"`
 }
 
 // item is one frame for some connections of a node, or a change of one
@@ -114,17 +137,33 @@ func (n *Node) handle(data []byte) {
 			defer n.wg.Done()
 			n.command(&w)
 		}()
-	case kindAck:
+	case kindAck, kindRan:
 		n.mu.Lock()
 		ch := n.pending[w.Req]
 		delete(n.pending, w.Req)
 		n.mu.Unlock()
 		if ch != nil {
-			ch <- w.Status
+			ch <- &w
 		}
+	case kindRun:
+		n.wg.Add(1)
+		go func() {
+			defer n.wg.Done()
+			n.run(&w)
+		}()
 	case kindFrames:
 		n.frames(&w)
 	case kindMatch:
 		n.matched(&w)
+	case kindRoomsPage:
+		n.mu.Lock()
+		ch := n.pages[w.Req]
+		n.mu.Unlock()
+		if ch != nil && len(w.Rooms) <= hub.MaxRoomsLimit+1 {
+			select {
+			case ch <- w.Rooms:
+			default: // more answers than nodes asked: a stray one
+			}
+		}
 	}
 }

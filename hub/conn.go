@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -46,10 +47,19 @@ type conn struct {
 	// code before the socket goes away.
 	readerDone chan struct{}
 
-	// playerID and tokenHash are set once by hello, before the connection
-	// talks to any room (the channel send to the room orders it).
-	playerID  string
-	tokenHash string
+	// session is the secret of the session cookie the upgrade carried
+	// ("" without one), read by hello only.
+	session string
+	// playerID and ident are set once by hello, before the connection
+	// talks to any room (the channel send to the room orders it);
+	// sessionHash is the hash of the session that identified the player
+	// ("" for a token or a new guest), for SignOut.
+	playerID    string
+	ident       players.Identity
+	sessionHash string
+	// account is set when the player is an account: at hello, or when
+	// its guest became one (Hub.BecameAccount).
+	account atomic.Bool
 	// name is the player's display name: set by hello, changed by
 	// player.rename on any of the player's connections, read by rooms.
 	name atomic.Pointer[string]

@@ -4,19 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // StoreTimeout bounds the store calls made for one client message.
@@ -57,10 +54,7 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 		c.greet()
 		perr = h.hello(c, &m)
 	case protocol.TypeLobbyWatch:
-		h.mu.Lock()
-		h.watchers[c] = struct{}{}
-		h.mu.Unlock()
-		c.Send(protocol.MustEncode(h.lobby(m.ID)))
+		h.watch(c, m.ID)
 	case protocol.TypeLobbyUnwatch:
 		h.mu.Lock()
 		delete(h.watchers, c)
@@ -95,57 +89,15 @@ func isKnownType(t string) bool {
 	return isRoomMessage(t)
 }
 
-// CleanName strips control characters and limits a name to NameLimit runes.
-func CleanName(s string) string {
-	s = rooms.CleanText(s)
-	if utf8.RuneCountInString(s) > NameLimit {
-		s = string([]rune(s)[:NameLimit])
-	}
-	return s
-}
-
 func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if c.playerID != "" {
 		return protocol.Errorf(protocol.CodeBadRequest, "hello was already said")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
-	name := CleanName(m.Name)
-	var p store.Player
-	token := m.Token
-	found := false
-	if token != "" {
-		var err error
-		p, err = h.cfg.Store.PlayerByToken(ctx, HashToken(token))
-		switch {
-		case err == nil:
-			found = true
-			if name != "" && name != p.Name {
-				p.Name = name
-				if err := h.cfg.Store.SavePlayer(ctx, p); err != nil {
-					h.log.Warn("save player", zap.Error(err))
-				}
-			}
-		case errors.Is(err, store.ErrNotFound):
-		default:
-			h.log.Error("player lookup failed", zap.Error(err))
-			return protocol.Errorf(protocol.CodeInternal, "could not look up the player, try again")
-		}
-	}
-	if !found {
-		if h.cfg.NewGuests != nil && !h.cfg.NewGuests.Allow(c.addrKey) {
-			return protocol.Errorf(protocol.CodeRateLimited, "too many new guests from your address: say hello with the token you were given, or try again in a minute")
-		}
-		var hash string
-		token, hash = NewToken()
-		if name == "" {
-			name = fmt.Sprintf("guest-%04d", rand.IntN(10000))
-		}
-		p = store.Player{ID: store.PlayerID(hash), Name: name, TokenHash: hash}
-		if err := h.cfg.Store.SavePlayer(ctx, p); err != nil {
-			h.log.Error("save player failed", zap.Error(err))
-			return protocol.Errorf(protocol.CodeInternal, "could not save the player, try again")
-		}
+	p, token, found, perr := h.identify(ctx, c, m)
+	if perr != nil {
+		return perr
 	}
 	roomIDs := []string{}
 	if found {
@@ -161,7 +113,8 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 			roomIDs = ids
 		}
 	}
-	c.playerID, c.tokenHash = p.ID, p.TokenHash
+	c.playerID, c.ident = p.ID, p
+	c.account.Store(p.Account())
 	c.setName(p.Name)
 	var features []string
 	if slices.Contains(m.Features, protocol.FeaturePatch) {
@@ -176,9 +129,10 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	set[c] = struct{}{}
 	h.mu.Unlock()
-	h.log.Info("hello", zap.Uint64("conn", c.id), zap.String("player", p.ID), zap.Bool("resumed", found))
+	h.log.Info("hello", zap.Uint64("conn", c.id), zap.String("player", p.ID), zap.Bool("resumed", found),
+		zap.Bool("session", c.sessionHash != ""))
 	c.Send(protocol.MustEncode(protocol.Welcome{Type: protocol.TypeWelcome, ID: m.ID,
-		Player: protocol.PlayerInfo{ID: p.ID, Name: p.Name}, Token: token, Rooms: roomIDs, Features: features}))
+		Player: p.Public(), Token: token, Rooms: roomIDs, Features: features}))
 	if found {
 		// Seated again: the connection joins its unfinished rooms.
 		for _, id := range roomIDs {
@@ -270,7 +224,7 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		p.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: seat}))
 	}
 	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, For: c.playerID,
-		Seats: []rooms.Seat{{PlayerID: pair[0].playerID, Name: pair[0].PlayerName()}, {PlayerID: pair[1].playerID, Name: pair[1].PlayerName()}},
+		Seats: []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
 		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
@@ -326,12 +280,12 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return perr
 	}
 	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
-		Watch: m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]rooms.Seat, seats), For: c.playerID}
-	me := rooms.Seat{PlayerID: c.playerID, Name: c.PlayerName()}
+		Watch: m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]players.Player, seats), For: c.playerID}
+	me := players.Of(c.playerID, c.PlayerName())
 	switch {
 	case m.Watch:
 		for i := range spec.Seats {
-			spec.Seats[i] = rooms.Seat{Bot: level, Name: "bot " + level}
+			spec.Seats[i] = players.ServerBot(level, "bot "+level)
 		}
 		spec.Join = []rooms.JoinAs{{M: c, As: rooms.RoleSpectator}}
 	case m.Opponent == "":
@@ -347,7 +301,7 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		}
 		spec.Seats[seat] = me
 		if m.Opponent == "bot" {
-			spec.Seats[1-seat] = rooms.Seat{Bot: level, Name: "bot " + level}
+			spec.Seats[1-seat] = players.ServerBot(level, "bot "+level)
 		}
 	default:
 		return protocol.Errorf(protocol.CodeBadRequest, `"opponent" must be "human", "bot" or "none"`)

@@ -1,6 +1,8 @@
 package hub
 
 import (
+	"context"
+
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
@@ -48,9 +50,11 @@ type Hooks struct {
 	Router Router
 	// Match pairs quick-match requests across nodes.
 	Match Matchmaker
-	// Lobby returns the public rooms the other nodes serve, for this
+	// Lobby returns the other nodes' digests of their rooms, for this
 	// node's lobby.
-	Lobby func() []protocol.RoomSummary
+	Lobby func() []Digest
+	// Rooms returns the other nodes' pages of q, for GET /api/rooms.
+	Rooms func(ctx context.Context, q Query) []protocol.RoomSummary
 	// Stop is called by Shutdown once the connections have closed.
 	Stop func()
 }
@@ -78,10 +82,16 @@ func (h *Hub) hooks() Hooks {
 	return h.nodes
 }
 
-// Client returns the open connection with that id, or nil.
+// Client returns the open connection, or the attached client (Attach),
+// with that id, or nil.
 func (h *Hub) Client(id uint64) Client {
 	if c := h.connByID(id); c != nil {
 		return c
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if a := h.attached[id]; a != nil {
+		return a
 	}
 	return nil
 }

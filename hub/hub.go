@@ -13,9 +13,6 @@ package hub
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/netip"
@@ -32,6 +29,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -42,6 +40,9 @@ type Config struct {
 	Rooms   *rooms.Manager
 	Catalog *engine.Catalog
 	Store   store.Store
+	// Players finds who says hello (by token, by session cookie) and makes
+	// guests; default a Directory over Store.
+	Players *players.Directory
 	Log     *zap.Logger
 	Metrics *metrics.Metrics
 	// Origins are the allowed Origin values besides the same origin
@@ -74,7 +75,9 @@ type Config struct {
 	// MaxViolations is how many rate_limited answers a client gets before
 	// it is disconnected (default 20).
 	MaxViolations int
-	// LobbyInterval is the most often the lobby is pushed (default 250 ms).
+	// LobbyInterval is the least time between two lobby frames pushed to
+	// a watcher (default DefaultLobbyInterval): changes within it are
+	// sent together.
 	LobbyInterval time.Duration
 	// MaxRooms is how many rooms a connection may be in at once (default
 	// 100). A room stays alive while anyone is in it, finished or not, so
@@ -127,9 +130,6 @@ const retryAfter = "5"
 // readBufferSize is each connection's read buffer, in bytes.
 const readBufferSize = 256
 
-// NameLimit is the longest player name, in runes.
-const NameLimit = 32
-
 // Hub is the WebSocket side of the service.
 type Hub struct {
 	cfg      Config
@@ -142,9 +142,10 @@ type Hub struct {
 	closing  bool
 	conns    map[*conn]struct{}
 	byPlayer map[string]map[*conn]struct{}
-	watchers map[*conn]struct{}
+	watchers map[*conn]*watcher
 	queues   map[QueueKey][]*conn
 	byID     map[uint64]*conn
+	attached map[uint64]*Attached // clients that are not WebSockets (attached.go)
 
 	// members: which connection is in which room (members.go).
 	members *membership
@@ -166,7 +167,15 @@ type Hub struct {
 	router Router
 
 	dirty chan struct{}
-	quit  chan struct{}
+	// viewMu guards the last view of the lobby computed (lobby.go,
+	// recentView); it is taken alone.
+	viewMu     sync.Mutex
+	lastView   *lobbyView
+	lastViewAt time.Time
+	// lastShared is the last lobby frame pushed to the watchers without
+	// rooms of their own (the lobby goroutine's).
+	lastShared *protocol.Frame
+	quit       chan struct{}
 	// workers run the connections' writers and message handlers
 	// (workers.go); the idle ones return when quit closes.
 	workers *workers
@@ -179,6 +188,9 @@ func New(cfg Config) *Hub {
 	if cfg.Log == nil {
 		cfg.Log = zap.NewNop()
 	}
+	if cfg.Players == nil {
+		cfg.Players = players.NewDirectory(players.Config{Store: cfg.Store})
+	}
 	orDefault(&cfg.ReadLimit, 8<<10)
 	orDefault(&cfg.SendQueue, 256)
 	orDefault(&cfg.SendQueueBytes, DefaultSendQueueBytes)
@@ -189,7 +201,7 @@ func New(cfg Config) *Hub {
 	orDefault(&cfg.Rate, 20)
 	orDefault(&cfg.Burst, 40)
 	orDefault(&cfg.MaxViolations, 20)
-	orDefault(&cfg.LobbyInterval, 250*time.Millisecond)
+	orDefault(&cfg.LobbyInterval, DefaultLobbyInterval)
 	orDefault(&cfg.MaxRooms, 100)
 	orDefault(&cfg.HelloTimeout, DefaultHelloTimeout)
 	if cfg.ClientAddr == nil {
@@ -197,7 +209,7 @@ func New(cfg Config) *Hub {
 	}
 	h := &Hub{cfg: cfg, log: cfg.Log, perAddr: netlimit.NewCounter(cfg.MaxConnsPerAddr),
 		conns: map[*conn]struct{}{}, byPlayer: map[string]map[*conn]struct{}{},
-		watchers: map[*conn]struct{}{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{},
+		watchers: map[*conn]*watcher{}, queues: map[QueueKey][]*conn{}, byID: map[uint64]*conn{}, attached: map[uint64]*Attached{},
 		members: newMembership(), dirty: make(chan struct{}, 1), quit: make(chan struct{})}
 	h.workers = newWorkers(h.quit)
 	// Memory per connection: clients send small messages (a move or a hello
@@ -223,18 +235,22 @@ func orDefault[T int | int64 | float64 | time.Duration](v *T, def T) {
 // checkOrigin allows requests without Origin (non-browser clients), the
 // same origin, and the configured allow-list.
 func (h *Hub) checkOrigin(r *http.Request) bool {
+	return r.Header.Get("Origin") == "" || OriginAllowed(h.cfg.Origins, r)
+}
+
+// OriginAllowed reports whether the request's Origin is the site's own
+// (its host is the request's) or one of origins ("*" allows any). The HTTP
+// API checks it too, for requests the session cookie authenticates.
+func OriginAllowed(origins []string, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	for _, o := range h.cfg.Origins {
+	for _, o := range origins {
 		o = strings.TrimRight(strings.TrimSpace(o), "/")
 		if o == "*" || strings.EqualFold(o, origin) {
 			return true
 		}
 	}
 	u, err := url.Parse(origin)
-	if err != nil {
+	if err != nil || u.Host == "" {
 		return false
 	}
 	return strings.EqualFold(u.Host, r.Host)
@@ -268,6 +284,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{h: h, ws: ws, id: h.nextID.Add(1), remote: r.RemoteAddr, client: addr, addrKey: key, start: time.Now(),
 		deflate: h.cfg.Compression && offersDeflate(r.Header), readerDone: make(chan struct{})}
+	if ck, err := r.Cookie(players.SessionCookie); err == nil {
+		c.session = ck.Value // the page's identity (hello): never logged
+	}
 	// Set before anyone can close c (closeSocket stops it).
 	c.mu.Lock()
 	c.pinger = time.AfterFunc(h.cfg.PingPeriod, c.pingTick)
@@ -396,83 +415,6 @@ func (h *Hub) unqueueLocked(c *conn) []QueueKey {
 	return found
 }
 
-// LobbyChanged marks the lobby view stale; it never blocks.
-func (h *Hub) LobbyChanged() {
-	select {
-	case h.dirty <- struct{}{}:
-	default:
-	}
-}
-
-func (h *Hub) lobbyLoop() {
-	defer h.lwg.Done()
-	t := time.NewTicker(h.cfg.LobbyInterval)
-	defer t.Stop()
-	pending := false
-	for {
-		select {
-		case <-h.quit:
-			return
-		case <-h.dirty:
-			pending = true
-		case <-t.C:
-			if !pending {
-				continue
-			}
-			pending = false
-			h.mu.Lock()
-			ws := make([]*conn, 0, len(h.watchers))
-			for c := range h.watchers {
-				ws = append(ws, c)
-			}
-			h.mu.Unlock()
-			if len(ws) == 0 {
-				continue
-			}
-			f := protocol.MustEncode(h.lobby(nil))
-			for _, c := range ws {
-				c.Send(f)
-			}
-		}
-	}
-}
-
-// lobby builds the lobby message.
-func (h *Hub) lobby(id []byte) protocol.Lobby {
-	h.mu.Lock()
-	qs := make([]protocol.Queue, 0, len(h.queues))
-	for k, q := range h.queues {
-		qs = append(qs, protocol.Queue{Game: k.Game, Variant: k.Variant, Waiting: len(q)})
-	}
-	h.mu.Unlock()
-	slices.SortFunc(qs, func(a, b protocol.Queue) int {
-		return strings.Compare(a.Game+"/"+a.Variant, b.Game+"/"+b.Variant)
-	})
-	return protocol.Lobby{Type: protocol.TypeLobby, ID: id, Rooms: h.RoomSummaries(), Queues: qs}
-}
-
-// RoomSummaries lists the public live rooms: this node's, and with several
-// nodes the other nodes' (Hooks.Lobby), sorted by id.
-func (h *Hub) RoomSummaries() []protocol.RoomSummary {
-	local := h.cfg.Rooms.Summaries()
-	elsewhere := h.hooks().Lobby
-	if elsewhere == nil {
-		return local
-	}
-	seen := make(map[string]bool, len(local))
-	for _, s := range local {
-		seen[s.ID] = true
-	}
-	for _, s := range elsewhere() {
-		if !seen[s.ID] && s.Status != rooms.StatusFinished {
-			seen[s.ID] = true
-			local = append(local, s)
-		}
-	}
-	slices.SortFunc(local, func(a, b protocol.RoomSummary) int { return strings.Compare(a.ID, b.ID) })
-	return local
-}
-
 // Drain stops accepting connections and messages.
 func (h *Hub) Drain() {
 	h.draining.Store(true)
@@ -528,20 +470,4 @@ func (h *Hub) countErr(c protocol.Code) {
 	if h.cfg.Metrics != nil {
 		h.cfg.Metrics.Errors.WithLabelValues(string(c)).Inc()
 	}
-}
-
-// NewToken returns a 128-bit secret token and its SHA-256 hash. The token
-// is hexadecimal: a bot's token goes on command lines (docs/bots-api.md),
-// where a base64url token, starting with "-" once in 64, read as an option.
-func NewToken() (token, hash string) {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	token = hex.EncodeToString(b[:])
-	return token, HashToken(token)
-}
-
-// HashToken is the form in which a token is stored.
-func HashToken(token string) string {
-	s := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(s[:])
 }

@@ -16,11 +16,21 @@ import (
 // again when that room moves (Hub.MembersElsewhere). The rooms keep their own
 // members; nothing else in the hub does.
 //
+// Its members are the hub's connections and the clients attached to it
+// (Attach): both are indexed alike.
+//
 // Its mu is taken alone: no other lock is taken while it is held.
 type membership struct {
 	mu     sync.Mutex
-	byConn map[*conn]map[string]place
-	byRoom map[string]map[*conn]place
+	byConn map[indexed]map[string]place
+	byRoom map[string]map[indexed]place
+}
+
+// indexed is a client the index holds: a connection or an attached client,
+// with the flag that says it closed (guarded by membership.mu).
+type indexed interface {
+	Client
+	droppedFlag() *bool
 }
 
 // place is one connection's membership of one room.
@@ -39,16 +49,16 @@ type RemoteMember struct {
 }
 
 func newMembership() *membership {
-	return &membership{byConn: map[*conn]map[string]place{}, byRoom: map[string]map[*conn]place{}}
+	return &membership{byConn: map[indexed]map[string]place{}, byRoom: map[string]map[indexed]place{}}
 }
 
 // put records c in room at p, unless c has closed (false). A room served
 // elsewhere does not replace the same room running here until that one
 // stopped.
-func (ms *membership) put(c *conn, room string, p place) bool {
+func (ms *membership) put(c indexed, room string, p place) bool {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	if c.dropped {
+	if *c.droppedFlag() {
 		return false
 	}
 	if old, ok := ms.byConn[c][room]; ok && p.room == nil && old.room != nil && !stopped(old.room) {
@@ -62,7 +72,7 @@ func (ms *membership) put(c *conn, room string, p place) bool {
 	rs[room] = p
 	cs := ms.byRoom[room]
 	if cs == nil {
-		cs = map[*conn]place{}
+		cs = map[indexed]place{}
 		ms.byRoom[room] = cs
 	}
 	cs[c] = p
@@ -79,17 +89,18 @@ func stopped(r *rooms.Room) bool {
 }
 
 // remove takes c out of room when keep says so of its place there.
-func (ms *membership) remove(c *conn, room string, keep func(place) bool) {
+func (ms *membership) remove(c indexed, room string, keep func(place) bool) (removed bool) {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	p, ok := ms.byConn[c][room]
 	if !ok || keep(p) {
-		return
+		return false
 	}
 	ms.deleteLocked(c, room)
+	return true
 }
 
-func (ms *membership) deleteLocked(c *conn, room string) {
+func (ms *membership) deleteLocked(c indexed, room string) {
 	if rs := ms.byConn[c]; rs != nil {
 		delete(rs, room)
 		if len(rs) == 0 {
@@ -106,7 +117,7 @@ func (ms *membership) deleteLocked(c *conn, room string) {
 
 // count is how many rooms c is in, here and elsewhere; in reports whether
 // room is one of them.
-func (ms *membership) count(c *conn, room string) (n int, in bool) {
+func (ms *membership) count(c indexed, room string) (n int, in bool) {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	rs := ms.byConn[c]
@@ -116,10 +127,10 @@ func (ms *membership) count(c *conn, room string) (n int, in bool) {
 
 // drop takes c, which closed, out of every room and returns them: from
 // then on put refuses it.
-func (ms *membership) drop(c *conn) map[string]place {
+func (ms *membership) drop(c indexed) map[string]place {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	c.dropped = true
+	*c.droppedFlag() = true
 	rs := ms.byConn[c]
 	delete(ms.byConn, c)
 	for room := range rs {
@@ -140,6 +151,8 @@ func (ms *membership) elsewhere(room string) []RemoteMember {
 	}
 	return out
 }
+
+func (c *conn) droppedFlag() *bool { return &c.dropped }
 
 // Joined implements rooms.Member: the room r, running here, took c.
 func (c *conn) Joined(r *rooms.Room) bool {

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -27,7 +28,7 @@ func TestMembershipIndex(t *testing.T) {
 	bia := socketless(h, "bia")
 	bia.id = 8
 	r, err := m.Create(context.Background(), rooms.Spec{Game: "orbito", Variant: "2",
-		Seats: []rooms.Seat{{PlayerID: "ana", Name: "ana"}, {}}, Join: []rooms.JoinAs{{M: ana, As: rooms.RolePlayer}}})
+		Seats: []players.Player{{ID: "ana", Name: "ana"}, {}}, Join: []rooms.JoinAs{{M: ana, As: rooms.RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,12 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // The guest's name change (an addition to the contract, docs/protocol.md):
@@ -20,34 +21,42 @@ const (
 
 // PlayerRenamed answers player.rename.
 type PlayerRenamed struct {
-	Type   string              `json:"type"`
-	ID     json.RawMessage     `json:"id,omitempty"`
-	Player protocol.PlayerInfo `json:"player"`
+	Type   string          `json:"type"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	Player players.Player  `json:"player"`
 }
 
-// rename stores the player's new name and gives it to every connection of
+// rename stores the guest's new name and gives it to every connection of
 // the player. Rooms show it from the next seat the player takes; chat lines
-// carry it at once. An empty name, or one that is empty once cleaned, is
-// refused; a store that cannot save it changes nothing.
+// carry it at once. An empty name, or one that is empty once cleaned, an
+// account's name (another's, or any rename of an account: its name is
+// the one it signs in with) is refused; a store that cannot save it
+// changes nothing.
 func (h *Hub) rename(c *conn, m *protocol.ClientMessage) *protocol.Error {
-	name := CleanName(m.Name)
-	if name == "" {
-		return protocol.Errorf(protocol.CodeBadRequest, "a name needs at least one visible character")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
-	p := store.Player{ID: c.playerID, Name: name, TokenHash: c.tokenHash}
-	if err := h.cfg.Store.SavePlayer(ctx, p); err != nil {
+	p := c.ident
+	var err error
+	if c.account.Load() {
+		err = players.ErrAccountName
+	} else {
+		p, err = h.cfg.Players.Rename(ctx, p, m.Name)
+	}
+	switch {
+	case errors.Is(err, players.ErrAccountName), errors.Is(err, players.ErrBadName):
+		return protocol.Errorf(protocol.CodeBadRequest, "%s", players.Why(err))
+	case errors.Is(err, players.ErrNameTaken):
+		return protocol.Errorf(protocol.CodeNameTaken, "an account has that name: choose another")
+	case err != nil:
 		h.log.Warn("rename: save player", zap.String("player", c.playerID), zap.Error(err))
 		return protocol.Errorf(protocol.CodeInternal, "could not save the name, try again")
 	}
 	h.mu.Lock()
 	for other := range h.byPlayer[c.playerID] {
-		other.setName(name)
+		other.setName(p.Name)
 	}
 	h.mu.Unlock()
-	c.setName(name) // also when the connection is not in byPlayer (closing)
-	c.Send(protocol.MustEncode(PlayerRenamed{Type: TypePlayerRenamed, ID: m.ID,
-		Player: protocol.PlayerInfo{ID: c.playerID, Name: name}}))
+	c.setName(p.Name) // also when the connection is not in byPlayer (closing)
+	c.Send(protocol.MustEncode(PlayerRenamed{Type: TypePlayerRenamed, ID: m.ID, Player: p.Public()}))
 	return nil
 }

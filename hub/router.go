@@ -62,33 +62,47 @@ func (localRouter) Gone(rooms.Member, string) {}
 // three times: a room that closed as the message came, or that elsewhere
 // says to look for again, is found again.
 func Reach(ctx context.Context, mgr *rooms.Manager, log *zap.Logger, c rooms.Member, m *protocol.ClientMessage, elsewhere Elsewhere) *protocol.Error {
+	var other func(ctx context.Context, owner string, attempt int) Delivery
+	if elsewhere != nil {
+		other = func(ctx context.Context, owner string, attempt int) Delivery {
+			return elsewhere(ctx, owner, c, m, attempt)
+		}
+	}
+	return ReachWith(ctx, mgr, log, m.Room, func(r *rooms.Room) bool { return Post(r, c, m) }, other)
+}
+
+// ReachWith is Reach with what to do at the room: here, post the message
+// (false: the room had closed); elsewhere (nil on a single node), send it
+// to the owner's node. The bot API runs its commands through it.
+func ReachWith(ctx context.Context, mgr *rooms.Manager, log *zap.Logger, room string, here func(*rooms.Room) bool,
+	elsewhere func(ctx context.Context, owner string, attempt int) Delivery) *protocol.Error {
 	// Most messages are for a room that runs here: those need no store,
 	// so no deadline for one (a timer per move).
-	if r, ok := mgr.Running(m.Room); ok && Post(r, c, m) {
+	if r, ok := mgr.Running(room); ok && here(r) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, StoreTimeout)
 	defer cancel()
 	for attempt := 0; attempt < 3; attempt++ {
-		r, err := mgr.Lookup(ctx, m.Room)
+		r, err := mgr.Lookup(ctx, room)
 		var other *rooms.OwnedElsewhere
 		switch {
 		case errors.Is(err, rooms.ErrUnknownRoom):
-			return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", m.Room)
+			return protocol.Errorf(protocol.CodeUnknownRoom, "unknown room %q", room)
 		case errors.As(err, &other) && elsewhere != nil:
-			if elsewhere(ctx, other.Node, c, m, attempt) == Delivered {
+			if elsewhere(ctx, other.Node, attempt) == Delivered {
 				return nil
 			}
 			continue
 		case err != nil:
-			log.Warn("room lookup failed", zap.String("room", m.Room), zap.Error(err))
-			return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", m.Room)
+			log.Warn("room lookup failed", zap.String("room", room), zap.Error(err))
+			return protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", room)
 		}
-		if Post(r, c, m) {
+		if here(r) {
 			return nil
 		}
 		// The room closed (emptied or adjourned) as the message came: the
 		// next Lookup brings it back from the store.
 	}
-	return protocol.Errorf(protocol.CodeInternal, "room %s is unavailable, try again", m.Room)
+	return protocol.Errorf(protocol.CodeInternal, "room %s is unavailable, try again", room)
 }

@@ -27,6 +27,10 @@ type Metrics struct {
 	// global and per_addr (TCP, at the listener), ws_global and
 	// ws_per_addr (WebSocket upgrades), no_hello (no hello in time).
 	Refused *prometheus.CounterVec
+	// SignIns counts POST /api/session by result: ok, wrong (name or
+	// password), limited (too many failures), busy (the hashing queue
+	// full), error (the store).
+	SignIns *prometheus.CounterVec
 }
 
 // New builds and registers the collectors on a fresh registry.
@@ -58,9 +62,11 @@ func New() *Metrics {
 			Name: "tabuleiro_slow_clients_dropped_total", Help: "Connections dropped because their queue was full."}),
 		Refused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tabuleiro_connections_refused_total", Help: "Connections refused or closed by a bound, by reason."}, []string{"reason"}),
+		SignIns: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tabuleiro_signins_total", Help: "Sign-ins by result (ok, wrong, limited, busy, error)."}, []string{"result"}),
 	}
 	r.MustRegister(m.Connections, m.ConnTotal, m.Rooms, m.Moves, m.BotThink, m.BotFallback,
-		m.BotQueue, m.Broadcast, m.Errors, m.Dropped, m.Refused,
+		m.BotQueue, m.Broadcast, m.Errors, m.Dropped, m.Refused, m.SignIns,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

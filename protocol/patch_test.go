@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/codectest"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 func decodeState(t testing.TB, st RoomState) map[string]any {
@@ -33,7 +34,7 @@ func intp(i int) *int { return &i }
 // gives the new state, and it carries only what changed.
 func TestPatchRoundTrip(t *testing.T) {
 	base := RoomState{Type: TypeRoomState, Room: "r1", Game: "go", Variant: "9", Seq: 7, Status: "playing",
-		Players: []Player{{Seat: 0, Name: "a", Connected: true}, {Seat: 1, Name: "b", Connected: true}},
+		Players: []Player{{Seated: players.Seated{Seat: 0, Player: players.Player{Name: "a"}}, Connected: true}, {Seated: players.Seated{Seat: 1, Player: players.Player{Name: "b"}}, Connected: true}},
 		Turn:    intp(0), Board: []string{"...", "...", "..."}, Score: map[string]int{"black": 0, "white": 0},
 		Extra: map[string]any{"stones": map[string]int{"black": 0, "white": 0}}}
 	tests := []struct {
@@ -210,7 +211,7 @@ func BenchmarkPatchGo19(b *testing.B) {
 		legal = append(legal, string(rune('A'+i%19))+strconv.Itoa(i/19+1))
 	}
 	st := RoomState{Type: TypeRoomState, Room: "r1", Game: "go", Variant: "19", Status: "playing",
-		Players: []Player{{Seat: 0, Name: "a", Connected: true}, {Seat: 1, Name: "b", Connected: true}},
+		Players: []Player{{Seated: players.Seated{Seat: 0, Player: players.Player{Name: "a"}}, Connected: true}, {Seated: players.Seated{Seat: 1, Player: players.Player{Name: "b"}}, Connected: true}},
 		Turn:    intp(0), Board: rows, Score: map[string]int{"black": 0, "white": 0}, Legal: legal,
 		Extra: map[string]any{"passes": 0, "stones": map[string]int{"black": 0, "white": 0}}}
 	var p Patcher
@@ -291,7 +292,7 @@ func TestDiffAllocations(t *testing.T) {
 		board := slices.Clone(rows)
 		board[3] = strings.Repeat(".", i) + "X" + strings.Repeat(".", 18-i)
 		states[i] = RoomState{Type: TypeRoomState, Room: "r1", Game: "go", Variant: "19", Status: "playing",
-			Players: []Player{{Seat: 0, Name: "a", Connected: true}, {Seat: 1, Name: "b", Connected: true}},
+			Players: []Player{{Seated: players.Seated{Seat: 0, Player: players.Player{Name: "a"}}, Connected: true}, {Seated: players.Seated{Seat: 1, Player: players.Player{Name: "b"}}, Connected: true}},
 			Turn:    intp(i), Board: board, Score: map[string]int{"black": i, "white": 0},
 			Clocks: map[string]int{"black": 1000 - i, "white": 1000},
 			Extra:  map[string]any{"passes": 0, "stones": map[string]int{"black": i, "white": 0}}}
@@ -339,8 +340,8 @@ func BenchmarkWithFieldLegal19(b *testing.B) {
 // they were two states before (the Patcher's copies take turns in two
 // arrays, which must not mix them up).
 func TestPatchSequence(t *testing.T) {
-	a := []Player{{Seat: 0, Name: "a", Connected: true}, {Seat: 1, Name: "b", Connected: true}}
-	b := []Player{{Seat: 0, Name: "a", Connected: false}, {Seat: 1, Name: "b", Connected: true}}
+	a := []Player{{Seated: players.Seated{Seat: 0, Player: players.Player{Name: "a"}}, Connected: true}, {Seated: players.Seated{Seat: 1, Player: players.Player{Name: "b"}}, Connected: true}}
+	b := []Player{{Seated: players.Seated{Seat: 0, Player: players.Player{Name: "a"}}, Connected: false}, {Seated: players.Seated{Seat: 1, Player: players.Player{Name: "b"}}, Connected: true}}
 	boards := [][]string{{"...", "...", "..."}, {"...", ".X.", "..."}, {"...", ".XO", "..."}, {"...", ".X.", "..."}}
 	var states []RoomState
 	for i := range 8 {

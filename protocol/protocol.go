@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // Code is an error code of the wire contract (docs/protocol.md, "Errors").
@@ -43,19 +44,24 @@ const (
 	// CodeBusy (addition): the server is at a capacity limit (its
 	// connections, its bot queue); try again after the HTTP Retry-After.
 	CodeBusy Code = "busy"
-	// CodeUnauthorized (addition): an HTTP request of the bot API without
-	// a token, or with one the server does not know (HTTP 401).
+	// CodeUnauthorized (addition): an HTTP request without a token or a
+	// session, or with one the server does not know (HTTP 401); a wrong
+	// name or password; a hello with a session that ended or with the
+	// token of a guest who became an account.
 	CodeUnauthorized Code = "unauthorized"
 	// CodeForbidden (addition): the token is known but may not do this: a
 	// bot account registering bots, a person's token on a bot's path
 	// (HTTP 403).
 	CodeForbidden Code = "forbidden"
+	// CodeNameTaken (addition): an account has the name already, compared
+	// without case (POST /api/account, HTTP 409).
+	CodeNameTaken Code = "name_taken"
 )
 
 // Codes lists every error code of the contract.
 var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
-	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden}
+	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken}
 
 // WebSocket close codes the server uses.
 const (
@@ -194,19 +200,15 @@ type ClientMessage struct {
 	Features []string `json:"features,omitempty"`
 }
 
-// PlayerInfo is a player's public identity.
-type PlayerInfo struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
 // Welcome answers hello.
 type Welcome struct {
 	Type   string          `json:"type"`
 	ID     json.RawMessage `json:"id,omitempty"`
-	Player PlayerInfo      `json:"player"`
-	Token  string          `json:"token"`
-	Rooms  []string        `json:"rooms"`
+	Player players.Player  `json:"player"`
+	// Token is a guest's secret token, for a hello again; empty when the
+	// connection is the session cookie's (docs/protocol.md, "Accounts").
+	Token string   `json:"token"`
+	Rooms []string `json:"rooms"`
 	// Features are the hello features the server granted (an addition).
 	Features []string `json:"features,omitempty"`
 }
@@ -220,6 +222,45 @@ type RoomSummary struct {
 	Players    []Player `json:"players"`
 	Spectators int      `json:"spectators"`
 	Watch      bool     `json:"watch,omitempty"`
+	// Created is when the room was made (Unix ms): the order of GET
+	// /api/rooms (an addition).
+	Created int64 `json:"created"`
+	// Adjourned marks a playing game none of whose players has been
+	// connected for a while: it is no longer among the lobby's live games
+	// (an addition).
+	Adjourned bool `json:"adjourned,omitempty"`
+	// Private marks a room kept out of the public lists; it is only in its
+	// own players' list of their rooms (Lobby.Mine; an addition).
+	Private bool `json:"private,omitempty"`
+}
+
+// BotInfo is one bot account online (its event stream open) in GET
+// /api/bots (an addition).
+type BotInfo struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Games is how many game streams the bot has open.
+	Games int `json:"games"`
+	// Open: its owner opened it to tournaments.
+	Open bool `json:"open,omitempty"`
+}
+
+// LobbyCounts are how many public unfinished rooms there are, by what the
+// lobby shows of them (an addition).
+type LobbyCounts struct {
+	// Playing is the live games: playing, not adjourned.
+	Playing int `json:"playing"`
+	// Waiting is the rooms with a free seat.
+	Waiting int `json:"waiting"`
+	// Adjourned is the playing games none of whose players is here.
+	Adjourned int `json:"adjourned"`
+}
+
+// Add adds o's counts to c.
+func (c *LobbyCounts) Add(o LobbyCounts) {
+	c.Playing += o.Playing
+	c.Waiting += o.Waiting
+	c.Adjourned += o.Adjourned
 }
 
 // Queue is the number of players waiting for a quick match.
@@ -229,12 +270,29 @@ type Queue struct {
 	Waiting int    `json:"waiting"`
 }
 
-// Lobby is the lobby view sent to watchers.
+// Lobby is the lobby view sent to watchers: a page of rooms, never all of
+// them (docs/protocol.md, "The lobby").
 type Lobby struct {
-	Type   string          `json:"type"`
-	ID     json.RawMessage `json:"id,omitempty"`
-	Rooms  []RoomSummary   `json:"rooms"`
-	Queues []Queue         `json:"queues"`
+	Type string          `json:"type"`
+	ID   json.RawMessage `json:"id,omitempty"`
+	// Rooms is the first page of the public rooms: the most watched live
+	// games, then the rooms with a free seat.
+	Rooms []RoomSummary `json:"rooms"`
+	// Counts count every public unfinished room, those in Rooms included
+	// (an addition).
+	Counts LobbyCounts `json:"counts"`
+	// Mine is the watcher's own unfinished rooms, private ones included
+	// (an addition).
+	Mine   []RoomSummary `json:"mine,omitempty"`
+	Queues []Queue       `json:"queues"`
+}
+
+// RoomsPage answers GET /api/rooms: a page of the public unfinished rooms,
+// newest first; Next, when not empty, is the cursor of the next page.
+type RoomsPage struct {
+	Rooms  []RoomSummary `json:"rooms"`
+	Next   string        `json:"next,omitempty"`
+	Counts LobbyCounts   `json:"counts"`
 }
 
 // MatchFound tells a player its quick-match (or rematch) room.
@@ -270,17 +328,12 @@ type RoomLeft struct {
 	Room string          `json:"room"`
 }
 
-// Player is one seat in room.state.
+// Player is one seat in room.state and the lobby: the seated player (the
+// one public player type, players.Player: its botAccount is an addition)
+// and its connection.
 type Player struct {
-	Seat int    `json:"seat"`
-	ID   string `json:"id,omitempty"`
-	Name string `json:"name"`
-	Bot  string `json:"bot,omitempty"`
-	// BotAccount is set when the seat's player is a bot account, an
-	// outside program playing through the bot API (an addition; Bot is a
-	// level of the server's own bots).
-	BotAccount bool `json:"botAccount,omitempty"`
-	Connected  bool `json:"connected"`
+	players.Seated
+	Connected bool `json:"connected"`
 	// GoneSince (Unix ms) is set in room.state while a human seat of a
 	// playing game has no connection (an addition).
 	GoneSince int64 `json:"goneSince,omitempty"`

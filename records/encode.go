@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // The compact encoding (docs/records.md, "Encoding"): the magic "TR", a
@@ -330,7 +332,9 @@ func decode(data []byte) (*Record, error) {
 	r.Private, r.Watch = flags&flagPrivate != 0, flags&flagWatch != 0
 	seats := d.small(MaxSeats)
 	for range seats {
-		r.Players = append(r.Players, Player{ID: d.string(), Name: d.string(), Bot: d.string()})
+		p := players.Of(d.string(), d.string())
+		p.Bot = d.string()
+		r.Players = append(r.Players, p)
 	}
 	n := d.count(2) // a token and the milliseconds
 	if n > 0 && seats == 0 {

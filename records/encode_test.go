@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // roundTrip encodes rec, decodes it and fails unless it is the same record.
@@ -45,11 +47,11 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}
 	resigned := played("go", "19", 30)
 	resigned.Result, resigned.Status, resigned.Ended = &Result{Winner: 0, Reason: "resign"}, StatusFinished, t0.Add(time.Hour)
-	resigned.Players[1] = Player{Name: "bot forte", Bot: "forte"}
+	resigned.Players[1] = players.Player{Name: "bot forte", Bot: "forte"}
 	resigned.Private, resigned.Watch = true, true
 	waiting := &Record{Room: "w", Game: "morris", Variant: "3", Status: StatusWaiting, Created: t0,
-		Players: []Player{{ID: "pa", Name: "ana"}, {}}, Result: &Result{Winner: -1, Reason: "resign"}}
-	unknown := &Record{Room: "u", Game: "chess", Variant: "960", Created: t0, Players: []Player{{Name: "a"}, {Name: "b"}},
+		Players: []players.Player{{ID: "pa", Name: "ana"}, {}}, Result: &Result{Winner: -1, Reason: "resign"}}
+	unknown := &Record{Room: "u", Game: "chess", Variant: "960", Created: t0, Players: []players.Player{{Name: "a"}, {Name: "b"}},
 		Moves: []Move{{Seat: 0, Move: "e2e4", Ms: 0}, {Seat: 1, Move: "e7e5", Ms: 1 << 40}}}
 	odd := newRecord(t, "go", "9", "")
 	odd.Moves = []Move{{Seat: 0, Move: "E5", Ms: 10}, {Seat: 1, Move: "e5", Ms: 20}, {Seat: 0, Move: "J1", Ms: 30}, {Seat: 1, Move: "A01", Ms: 40}, {Seat: 0, Move: "PASS", Ms: 50}, {Seat: 1, Move: "pass", Ms: 60}}
@@ -112,7 +114,7 @@ func longGoGame(t *testing.T) *Record {
 	rng := rand.New(rand.NewPCG(19, 360))
 	rec := newRecord(t, "go", "19", "")
 	rec.Room = "LMzKKBL2W9"
-	rec.Players = []Player{{ID: "pQ3xk2Jd9LmN", Name: "ana"}, {ID: "pZ8wq1Rt7YbV", Name: "bia"}}
+	rec.Players = []players.Player{{ID: "pQ3xk2Jd9LmN", Name: "ana"}, {ID: "pZ8wq1Rt7YbV", Name: "bia"}}
 	rec.Clock = &Clock{Base: 1800 * time.Second, Increment: 10 * time.Second}
 	playRandom(t, rec, rng, 358, 0)
 	if len(rec.Moves) != 358 {
@@ -173,7 +175,7 @@ func TestCodecsNumberEveryLegalMove(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	two := func(edit func(r *Record)) *Record {
-		r := &Record{Game: "go", Variant: "9", Players: []Player{{Name: "a"}, {Name: "b"}}, Moves: []Move{{Seat: 0, Move: "E5", Ms: 1}}}
+		r := &Record{Game: "go", Variant: "9", Players: []players.Player{{Name: "a"}, {Name: "b"}}, Moves: []Move{{Seat: 0, Move: "E5", Ms: 1}}}
 		edit(r)
 		return r
 	}
@@ -181,7 +183,7 @@ func TestValidate(t *testing.T) {
 		name, want string
 		rec        *Record
 	}{
-		{"nine seats", "9 seats", &Record{Players: make([]Player, 9)}},
+		{"nine seats", "9 seats", &Record{Players: make([]players.Player, 9)}},
 		{"move of a missing seat", "seat 2 of 2", two(func(r *Record) { r.Moves[0].Seat = 2 })},
 		{"move of a negative seat", "seat -1", two(func(r *Record) { r.Moves[0].Seat = -1 })},
 		{"empty move", "0 bytes", two(func(r *Record) { r.Moves[0].Move = "" })},
@@ -258,7 +260,7 @@ func TestDecodeRefusesDamage(t *testing.T) {
 // withNotes gives rec a bot account's notes: info on some moves, an illegal
 // answer and a bot_error resignation as faults.
 func withNotes(rec *Record) *Record {
-	rec.Players[0] = Player{ID: "bot.x", Name: "aluno:normal"}
+	rec.Players[0] = players.Of("bot.x", "aluno:normal")
 	rec.Moves[0].Info = "12 ms"
 	rec.Moves[2].Info = "profundidade 3 | avaliação +1"
 	rec.Faults = []Fault{{Ply: 4, Seat: 0, Move: "b2", Code: "illegal_move", Message: "b2 is occupied", Info: "3 ms", Ms: 40},

@@ -12,6 +12,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/enginetest"
 	"github.com/tabuleiro/tabuleiro/engine/seedgames"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // The go seed's two printed games (002, Exemplo 1 and 2): the moves
@@ -36,7 +37,7 @@ func goRecords(t testing.TB) map[string]*Record {
 	play(t, ex2, goExample2...)
 
 	resign := newRecord(t, "go", "19", "")
-	resign.Players[1] = Player{Name: "bot forte", Bot: "forte"}
+	resign.Players[1] = players.Player{Name: "bot forte", Bot: "forte"}
 	resign.Clock = &Clock{Base: 600 * time.Second, Increment: 5 * time.Second}
 	play(t, resign, "Q16", "D4", "Q4", "D16", "R10", "pass", "C3", "S19", "A1")
 	resign.Result, resign.Status, resign.Ended = &Result{Winner: 0, Reason: "resign"}, StatusFinished, t0.Add(time.Minute)

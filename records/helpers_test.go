@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 var catalog = games.Catalog()
@@ -34,7 +35,7 @@ func newRecord(t testing.TB, game, variant, setup string) *Record {
 	}
 	names := []string{"ana", "bia"}
 	for i := range v.Seats {
-		rec.Players = append(rec.Players, Player{ID: "p" + names[i], Name: names[i]})
+		rec.Players = append(rec.Players, players.Player{ID: "p" + names[i], Name: names[i]})
 	}
 	return rec
 }

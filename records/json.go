@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // The record as JSON (GET /api/records/{room}, docs/protocol.md): times
@@ -14,37 +14,28 @@ import (
 // number) only once the game is over, since it fixes the coming 2048 tiles.
 
 type recordJSON struct {
-	Room      string          `json:"room"`
-	Game      string          `json:"game"`
-	Variant   string          `json:"variant"`
-	Status    string          `json:"status"`
-	Setup     json.RawMessage `json:"setup"`
-	Seed      string          `json:"seed,omitempty"`
-	Private   bool            `json:"private,omitempty"`
-	Watch     bool            `json:"watch,omitempty"`
-	Players   []playerJSON    `json:"players"`
-	Clock     *clockJSON      `json:"clock"`
-	Komi      float64         `json:"komi,omitempty"`
-	Handicap  int             `json:"handicap,omitempty"`
-	Removal   bool            `json:"removal,omitempty"`
-	Dead      []string        `json:"dead,omitempty"`
-	Moves     []moveJSON      `json:"moves"`
-	Result    *resultJSON     `json:"result"`
-	Chat      []chatJSON      `json:"chat"`
-	Faults    []faultJSON     `json:"faults,omitempty"`
-	Created   *int64          `json:"created"`
-	Started   *int64          `json:"started"`
-	Ended     *int64          `json:"ended"`
-	Positions []Position      `json:"positions,omitempty"`
-}
-
-type playerJSON struct {
-	Seat int    `json:"seat"`
-	ID   string `json:"id,omitempty"`
-	Name string `json:"name"`
-	Bot  string `json:"bot,omitempty"`
-	// BotAccount marks a bot account's seat (docs/bots-api.md).
-	BotAccount bool `json:"botAccount,omitempty"`
+	Room      string           `json:"room"`
+	Game      string           `json:"game"`
+	Variant   string           `json:"variant"`
+	Status    string           `json:"status"`
+	Setup     json.RawMessage  `json:"setup"`
+	Seed      string           `json:"seed,omitempty"`
+	Private   bool             `json:"private,omitempty"`
+	Watch     bool             `json:"watch,omitempty"`
+	Players   []players.Seated `json:"players"`
+	Clock     *clockJSON       `json:"clock"`
+	Komi      float64          `json:"komi,omitempty"`
+	Handicap  int              `json:"handicap,omitempty"`
+	Removal   bool             `json:"removal,omitempty"`
+	Dead      []string         `json:"dead,omitempty"`
+	Moves     []moveJSON       `json:"moves"`
+	Result    *resultJSON      `json:"result"`
+	Chat      []chatJSON       `json:"chat"`
+	Faults    []faultJSON      `json:"faults,omitempty"`
+	Created   *int64           `json:"created"`
+	Started   *int64           `json:"started"`
+	Ended     *int64           `json:"ended"`
+	Positions []Position       `json:"positions,omitempty"`
 }
 
 type clockJSON struct {
@@ -89,7 +80,7 @@ func (r *Record) MarshalJSON() ([]byte, error) { return JSON(r, nil) }
 // "positions" when positions is not nil (?positions=1).
 func JSON(r *Record, positions []Position) ([]byte, error) {
 	v := recordJSON{Room: r.Room, Game: r.Game, Variant: r.Variant, Status: r.Status, Setup: r.Setup,
-		Private: r.Private, Watch: r.Watch, Players: make([]playerJSON, len(r.Players)),
+		Private: r.Private, Watch: r.Watch, Players: make([]players.Seated, len(r.Players)),
 		Komi: r.Komi, Handicap: r.Handicap, Removal: r.Removal, Dead: r.Dead,
 		Moves: make([]moveJSON, len(r.Moves)), Chat: make([]chatJSON, len(r.Chat)),
 		Created: unixMs(r.Created), Started: unixMs(r.Started), Ended: unixMs(r.Ended), Positions: positions}
@@ -100,11 +91,11 @@ func JSON(r *Record, positions []Position) ([]byte, error) {
 		v.Seed = strconv.FormatUint(r.Seed, 10)
 	}
 	for i, p := range r.Players {
-		name := p.Name
-		if name == "" && p.Bot != "" {
-			name = "bot " + p.Bot
+		p.Name = r.DisplayName(i)
+		if p.Free() {
+			p.Name = ""
 		}
-		v.Players[i] = playerJSON{Seat: i, ID: p.ID, Name: name, Bot: p.Bot, BotAccount: store.IsBotID(p.ID)}
+		v.Players[i] = players.Seated{Seat: i, Player: p}
 	}
 	if c := r.Clock; c != nil {
 		v.Clock = &clockJSON{Base: c.Base.Seconds(), Increment: c.Increment.Seconds()}

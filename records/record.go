@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // Room statuses a record can be in (the room's status when it was read).
@@ -43,8 +44,9 @@ type Record struct {
 	// bots play.
 	Private, Watch bool
 	// Players has one entry per seat, in seat order; a free seat is the
-	// zero Player.
-	Players []Player
+	// zero Player. A person's or a bot account's id is kept; a bot
+	// account is told by its id (players.Of).
+	Players []players.Player
 	// Clock is the time control, nil when the game had none.
 	Clock *Clock
 	// Komi, Handicap and Removal are the game's rule options (go, see
@@ -72,16 +74,6 @@ type Record struct {
 	// Created is when the room was created, Started when the game started
 	// (every seat taken) and Ended when it ended; a zero time is not yet.
 	Created, Started, Ended time.Time
-}
-
-// Player is one seat of a game.
-type Player struct {
-	// ID is the player id of a person; empty for a bot or a free seat.
-	ID string
-	// Name is the name shown for the seat.
-	Name string
-	// Bot is the bot level when a bot held the seat.
-	Bot string
 }
 
 // Clock is a Fischer time control.

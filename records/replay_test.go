@@ -11,6 +11,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/seedgames"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // seedRecord is the record of one of the seeds' printed games, the seed
@@ -20,7 +21,7 @@ func seedRecord(t testing.TB, tr seedgames.Transcript) *Record {
 	rec := newRecord(t, tr.Game, tr.Variant, "")
 	rec.Room = strings.NewReplacer(" ", "-", "'", "", "(", "", ")", "", "[", "", "]", "", ",", "").Replace(tr.Name)
 	if tr.Level != "" {
-		rec.Players[tr.BotSeat] = Player{Name: "bot " + tr.Level, Bot: tr.Level}
+		rec.Players[tr.BotSeat] = players.Player{Name: "bot " + tr.Level, Bot: tr.Level}
 	}
 	var moves []string
 	for _, turn := range tr.Turns {

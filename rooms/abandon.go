@@ -39,7 +39,7 @@ func (r *Room) grace() time.Duration {
 
 func (r *Room) humanSeat(seat int) bool {
 	s := r.seats[seat]
-	return s.Bot == "" && s.PlayerID != ""
+	return s.Bot == "" && s.ID != ""
 }
 
 // notePresence records since when each human seat has had no connection,
@@ -63,6 +63,7 @@ func (r *Room) notePresence() {
 	} else {
 		r.disarmIdle()
 	}
+	r.armAway()
 }
 
 // gameStarted restarts the grace of the seats that are away as the game
@@ -73,6 +74,69 @@ func (r *Room) gameStarted(now time.Time) {
 			r.goneSince[i] = now
 		}
 	}
+	r.armAway()
+}
+
+// adjournedAt is when the lobby shows the game adjourned: AdjournAfter
+// after the last of its players left, while the game is playing and none
+// of them is connected; zero when it is not (a player is here, the game is
+// not playing, or only bots play it).
+func (r *Room) adjournedAt() time.Time {
+	if r.status != StatusPlaying || len(r.goneSince) != len(r.seats) {
+		return time.Time{}
+	}
+	var last time.Time
+	for i := range r.seats {
+		if !r.humanSeat(i) {
+			continue
+		}
+		g := r.goneSince[i]
+		if g.IsZero() {
+			return time.Time{}
+		}
+		if g.After(last) {
+			last = g
+		}
+	}
+	if last.IsZero() {
+		return last
+	}
+	return last.Add(r.m.cfg.AdjournAfter)
+}
+
+// adjournedNow reports whether the game is adjourned for the lobby: none of
+// its players has been connected for AdjournAfter.
+func (r *Room) adjournedNow() bool {
+	at := r.adjournedAt()
+	return !at.IsZero() && !r.now().Before(at)
+}
+
+// armAway sets the timer that puts the room's summary again when the game
+// becomes adjourned (its players all gone for AdjournAfter), so that the
+// lobby drops it from its live games; a player coming back disarms it, and
+// the summary put on that change says it is live again.
+func (r *Room) armAway() {
+	at := r.adjournedAt()
+	if at.IsZero() || !r.live {
+		r.awayTimer.disarm()
+		return
+	}
+	wait := at.Sub(r.now())
+	if wait <= 0 {
+		r.awayTimer.disarm()
+		return
+	}
+	if r.awayTimer.armed() && r.awayAt.Equal(at) {
+		return
+	}
+	r.awayAt = at
+	r.awayTimer.arm(r, wait, func() {
+		if r.adjournedNow() {
+			r.m.setSummary(r)
+			return
+		}
+		r.armAway() // the room's clock (Config.Now) says not yet
+	})
 }
 
 // claimableAt is when seat's opponent may claim the win, or zero when it

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -95,12 +96,12 @@ func TestClaimRefusals(t *testing.T) {
 	m := clockManager(t, memstore.New(), now.Now, withGrace(time.Second, 10))
 	a := newMember(1, "a")
 	vsBot, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waiting, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "a"}, {}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "a"}, {}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestBotMovesWhileTheHumanIsGone(t *testing.T) {
 	m := clockManager(t, st, nil, withGrace(5*time.Millisecond, 2))
 	a := newMember(1, "a")
 	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "a"}, {Bot: "slow"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "a"}, {Bot: "slow"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}

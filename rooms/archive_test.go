@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -24,7 +25,7 @@ func TestFinishingSaveCarriesTheRecord(t *testing.T) {
 	m := NewManager(Config{Catalog: games.Catalog(), Store: st})
 	defer m.Shutdown(ctx)
 	a, b := newMember(1, "a"), newMember(2, "b")
-	r, err := m.Create(ctx, Spec{Game: "morris", Variant: "3", Seats: []Seat{{PlayerID: "a", Name: "ana"}, {PlayerID: "b", Name: "bia"}},
+	r, err := m.Create(ctx, Spec{Game: "morris", Variant: "3", Seats: []players.Player{{ID: "a", Name: "ana"}, {ID: "b", Name: "bia"}},
 		Join: []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -20,7 +21,7 @@ func goRoomWithMoves(b testing.TB, n int) *Room {
 	m := NewManager(Config{Catalog: games.Catalog(), Store: memstore.New()})
 	b.Cleanup(func() { _ = m.Shutdown(context.Background()) })
 	r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "19",
-		Seats: []Seat{{PlayerID: "a"}, {PlayerID: "b"}}, Clock: &protocol.TimeControl{Base: 600, Increment: 5}})
+		Seats: []players.Player{{ID: "a"}, {ID: "b"}}, Clock: &protocol.TimeControl{Base: 600, Increment: 5}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func benchPlay(b *testing.B, st store.Store) {
 	b.Cleanup(func() { _ = m.Shutdown(context.Background()) })
 	newRoom := func() *Room {
 		r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "19",
-			Seats: []Seat{{PlayerID: "a"}, {PlayerID: "b"}},
+			Seats: []players.Player{{ID: "a"}, {ID: "b"}},
 			Join: []JoinAs{{M: &sinkMember{1, "a"}, As: RolePlayer}, {M: &sinkMember{2, "b"}, As: RolePlayer},
 				{M: &sinkMember{3, "c"}, As: RoleSpectator}}})
 		if err != nil {

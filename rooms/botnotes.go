@@ -14,9 +14,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // ReasonBotError is the result reason of a game a bot account resigned
@@ -115,11 +115,11 @@ func (r *Room) MoveInfo(mem Member, move, info string, id json.RawMessage) bool 
 		seat, perr := r.playerSeat(mem)
 		if perr == nil {
 			note := ""
-			if store.IsBotID(mem.PlayerID()) {
+			if players.IsBotID(mem.PlayerID()) {
 				note = CleanInfo(info)
 			}
 			perr = r.playNoted(seat, move, "human", note)
-			if perr != nil && perr.Code == protocol.CodeIllegalMove && store.IsBotID(mem.PlayerID()) {
+			if perr != nil && perr.Code == protocol.CodeIllegalMove && players.IsBotID(mem.PlayerID()) {
 				r.noteFault(seat, move, perr.Code, perr.Msg, note)
 			}
 		}
@@ -154,7 +154,7 @@ func (r *Room) ResignBotError(mem Member, info string, id json.RawMessage) bool 
 }
 
 func (r *Room) resignBotError(mem Member, info string) *protocol.Error {
-	if !store.IsBotID(mem.PlayerID()) {
+	if !players.IsBotID(mem.PlayerID()) {
 		return protocol.Errorf(protocol.CodeBadRequest, "only a bot account resigns with reason %s", ReasonBotError)
 	}
 	kept := false

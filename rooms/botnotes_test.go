@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -23,7 +24,7 @@ func TestBotNotes(t *testing.T) {
 	m := clockManager(t, st, now.Now)
 	bot, ana := newMember(1, "bot.aluno"), newMember(2, "ana")
 	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "bot.aluno", Name: "aluno:normal"}, {PlayerID: "ana", Name: "ana"}},
+		Seats: []players.Player{players.Of("bot.aluno", "aluno:normal"), players.Of("ana", "ana")},
 		Join:  []JoinAs{{M: bot, As: RolePlayer}, {M: ana, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)

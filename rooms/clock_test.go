@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -148,7 +149,7 @@ func TestBotTurnsUseTheClock(t *testing.T) {
 	m := clockManager(t, memstore.New(), nil)
 	a := newMember(1, "a")
 	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5", Clock: &protocol.TimeControl{Base: 60},
-		Seats: []Seat{{PlayerID: "a"}, {Bot: "slow"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "a"}, {Bot: "slow"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,13 +177,13 @@ func TestClockRefusals(t *testing.T) {
 		{"base too long", Spec{Clock: &protocol.TimeControl{Base: protocol.MaxClockBase + 1}}},
 		{"negative increment", Spec{Clock: &protocol.TimeControl{Base: 60, Increment: -1}}},
 		{"increment too long", Spec{Clock: &protocol.TimeControl{Base: 60, Increment: protocol.MaxClockIncrement + 1}}},
-		{"bots only", Spec{Clock: &protocol.TimeControl{Base: 60}, Watch: true, Seats: []Seat{{Bot: "one"}, {Bot: "one"}}}},
+		{"bots only", Spec{Clock: &protocol.TimeControl{Base: 60}, Watch: true, Seats: []players.Player{{Bot: "one"}, {Bot: "one"}}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := tt.spec
 			spec.Game, spec.Variant = "race5", "5"
 			if spec.Seats == nil {
-				spec.Seats = []Seat{{PlayerID: "a"}, {}}
+				spec.Seats = []players.Player{{ID: "a"}, {}}
 			}
 			_, err := m.Create(context.Background(), spec)
 			if pe := protocol.AsError(err); pe == nil || pe.Code != protocol.CodeBadRequest {

@@ -236,6 +236,7 @@ func (r *Room) exit() {
 	r.disarmFlag()
 	r.disarmAbort()
 	r.disarmIdle()
+	r.awayTimer.disarm()
 	r.score.timer.disarm()
 	r.m.remove(r)
 	close(r.done)

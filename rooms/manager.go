@@ -23,6 +23,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/metrics"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 )
@@ -80,12 +81,17 @@ type Config struct {
 	// OnChange is called (from room goroutines) when the lobby view may
 	// have changed. It must not block.
 	OnChange func()
-	// OnGame, when not nil, is called (from room goroutines) when a
-	// room's game starts and when it ends (GameEvent). It must not block.
-	OnGame func(GameEvent)
+	// OnGame are the listeners told (on room goroutines, in order) when a
+	// room's game starts and when it ends, with its result (GameEvent,
+	// gamehook.go). They must not block: one queues what it does.
+	OnGame []func(GameEvent)
 	// Now is the time for clocks and abandonment (default time.Now); tests
 	// inject their own.
 	Now func() time.Time
+	// AdjournAfter is how long every player of a playing game must have
+	// been gone before the lobby shows the game adjourned instead of
+	// among its live games (default DefaultAdjournAfter).
+	AdjournAfter time.Duration
 	// Grace is how long a human seat must have been disconnected before
 	// its opponent may claim the win (default 60 s). Under a clock it is
 	// at least a tenth of the base time.
@@ -114,14 +120,16 @@ type Config struct {
 	RecordTimeout time.Duration
 }
 
-// Manager is the room registry: id -> room, and the public summaries the
-// lobby shows. It owns no game state.
+// Manager is the room registry: id -> room, and the summaries the lobby
+// shows. It owns no game state.
 type Manager struct {
 	cfg   Config
 	log   *zap.Logger
 	mu    sync.Mutex // taken alone; never held across a store call
 	rooms map[string]*Room
-	sums  map[string]protocol.RoomSummary
+	// sums are the running rooms' summaries, the private ones (Private
+	// set) included: the lobby lists those only to their own players.
+	sums map[string]protocol.RoomSummary
 	// making holds, per player, the ids of the rooms being made or joined
 	// for the player now (reserve), which the store does not list yet.
 	making map[string]map[string]int
@@ -139,6 +147,11 @@ const (
 	// short, but a first move may need the reading of a position set up
 	// by a teacher, and a game that is aborted costs nobody anything.
 	DefaultAbortAfter = 30 * time.Second
+	// DefaultAdjournAfter: a game whose players all left leaves the
+	// lobby's live games within a minute (issue 29), while a player who
+	// reloads the page, or whose network drops for a few seconds, does
+	// not make it flicker out.
+	DefaultAdjournAfter = 30 * time.Second
 	// DefaultSaveTimeout is a save's deadline: a store that has not
 	// answered by then is taken as down (the move is refused with
 	// internal, and rolled back).
@@ -191,6 +204,9 @@ func NewManager(cfg Config) *Manager {
 	if cfg.AbortAfter <= 0 {
 		cfg.AbortAfter = DefaultAbortAfter
 	}
+	if cfg.AdjournAfter <= 0 {
+		cfg.AdjournAfter = DefaultAdjournAfter
+	}
 	if c := cfg.Cluster; c != nil {
 		cc := *c
 		if cc.TTL <= 0 {
@@ -211,14 +227,6 @@ func NewManager(cfg Config) *Manager {
 		sums: map[string]protocol.RoomSummary{}, making: map[string]map[string]int{}, stop: make(chan struct{})}
 }
 
-// Seat is a seat of a new room: a player or a bot.
-type Seat struct {
-	PlayerID string
-	Name     string
-	// Bot is the bot level when the seat is a bot's.
-	Bot string
-}
-
 // Spec describes a new room.
 type Spec struct {
 	// ID is the room id; empty picks a new one.
@@ -226,8 +234,10 @@ type Spec struct {
 	Game    string
 	Variant string
 	Setup   json.RawMessage
-	// Seats has one entry per seat of the variant; an empty Seat is free.
-	Seats   []Seat
+	// Seats has one entry per seat of the variant: a person or a bot
+	// account (players.Of), the server's bot (players.ServerBot), or a
+	// free seat (the zero Player).
+	Seats   []players.Player
 	Private bool
 	// Watch marks a room where only bots play.
 	Watch bool
@@ -273,7 +283,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	}
 	names := map[string]string{}
 	for _, s := range spec.Seats {
-		names[s.PlayerID] = s.Name
+		names[s.ID] = s.Name
 	}
 	release, err := m.reserve(ctx, spec.ID, spec.For, seated(spec.Seats), names)
 	if err != nil {
@@ -448,16 +458,14 @@ func (m *Manager) start(r *Room, join []JoinAs, reqID json.RawMessage) error {
 		return protocol.Errorf(protocol.CodeInternal, "room exists")
 	}
 	m.rooms[r.id] = r
-	if !r.private {
-		m.sums[r.id] = r.summary()
-	}
+	m.sums[r.id] = r.summary()
 	m.wg.Add(1)
 	m.mu.Unlock()
 	m.gauge(r.info.ID, r.status, 1)
-	if r.status == StatusPlaying {
-		r.noteGame() // before the goroutine: r is still ours
+	if r.status == StatusPlaying || r.status == StatusFinished {
+		r.noteGame() // before the goroutine: r is still ours (a finished game: told Again)
 	} else {
-		r.told = r.status // a restored finished game is not news
+		r.told = r.status
 	}
 	go r.run(join, reqID)
 	m.cfg.OnChange()
@@ -523,25 +531,17 @@ func (m *Manager) Lookup(ctx context.Context, id string) (*Room, error) {
 	return r, nil
 }
 
-// Summaries lists the public live rooms, newest first.
+// Summaries lists the unfinished rooms running here, in no order; the
+// private ones have Private set (the public lists leave them out).
 func (m *Manager) Summaries() []protocol.RoomSummary {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	out := make([]protocol.RoomSummary, 0, len(m.sums))
 	for _, s := range m.sums {
 		if s.Status != StatusFinished {
 			out = append(out, s)
 		}
 	}
-	m.mu.Unlock()
-	slices.SortFunc(out, func(a, b protocol.RoomSummary) int {
-		if a.ID < b.ID {
-			return -1
-		}
-		if a.ID > b.ID {
-			return 1
-		}
-		return 0
-	})
 	return out
 }
 
@@ -577,14 +577,14 @@ func (m *Manager) setSummary(r *Room) {
 	m.summaryChanged(r)
 }
 
-// putSummary updates the room's line in the lobby's list (RoomSummaries).
+// putSummary updates the room's line in the lobby's list (Summaries).
 // A broadcast puts it before it publishes, so that what a member has seen
 // the list agrees with (an aborted room is gone from /api/rooms once its
 // players see it aborted).
 func (m *Manager) putSummary(r *Room) {
 	s := r.summary()
 	m.mu.Lock()
-	if _, ok := m.rooms[r.id]; ok && !r.private {
+	if _, ok := m.rooms[r.id]; ok {
 		m.sums[r.id] = s
 	}
 	m.mu.Unlock()

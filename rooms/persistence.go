@@ -276,8 +276,8 @@ func (p *persistence) seatedPlayers() []string {
 	n := 0
 	same := true
 	for _, s := range p.r.seats {
-		if s.PlayerID != "" && s.Bot == "" {
-			same = same && n < len(p.players) && p.players[n] == s.PlayerID
+		if s.ID != "" && s.Bot == "" {
+			same = same && n < len(p.players) && p.players[n] == s.ID
 			n++
 		}
 	}
@@ -286,8 +286,8 @@ func (p *persistence) seatedPlayers() []string {
 	}
 	p.players = nil
 	for _, s := range p.r.seats {
-		if s.PlayerID != "" && s.Bot == "" {
-			p.players = append(p.players, s.PlayerID)
+		if s.ID != "" && s.Bot == "" {
+			p.players = append(p.players, s.ID)
 		}
 	}
 	return p.players

@@ -4,12 +4,11 @@ package rooms
 
 import (
 	"context"
-	"strings"
-	"unicode"
 
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -119,10 +118,8 @@ func (r *Room) resignFor(mem Member, reason string, note func(seat int)) *protoc
 	}
 	r.persist.mark()
 	r.nextSeq()
-	out := engine.Outcome{Over: true, Winner: -1, Reason: reason}
-	if len(r.seats) == 2 && r.status == StatusPlaying {
-		out.Winner = 1 - seat
-	}
+	out := r.resignation(seat)
+	out.Reason = reason
 	if note != nil {
 		note(seat)
 	}
@@ -140,21 +137,19 @@ func (r *Room) resignFor(mem Member, reason string, note func(seat int)) *protoc
 	return nil
 }
 
-// CleanText strips control characters, format characters (Unicode category
-// Cf: bidi overrides and isolates such as U+202E and U+2066-2069, zero-width
-// characters, U+FEFF) and line or paragraph separators, and surrounding
-// space, so that a name or a chat line cannot reorder or hide the text shown
-// around it. Text is never HTML-escaped here: clients render it as text.
-func CleanText(s string) string {
-	s = strings.ToValidUTF8(s, "")
-	s = strings.Map(func(c rune) rune {
-		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || c == '\u2028' || c == '\u2029' {
-			return -1
-		}
-		return c
-	}, s)
-	return strings.TrimSpace(s)
+// resignation is the outcome of seat's resignation (reason "resign"; a
+// bot's failure changes it): the other seat wins a two-seat game under
+// way; a game not started ends with no winner.
+func (r *Room) resignation(seat int) engine.Outcome {
+	out := engine.Outcome{Over: true, Winner: -1, Reason: "resign"}
+	if len(r.seats) == 2 && r.status == StatusPlaying {
+		out.Winner = 1 - seat
+	}
+	return out
 }
+
+// CleanText is players.CleanText: a chat line is cleaned as a name is.
+func CleanText(s string) string { return players.CleanText(s) }
 
 func (r *Room) askRematch(mem Member) *protocol.Error {
 	seat := r.seatOf(mem.PlayerID())
@@ -175,7 +170,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 	}
 	r.rematch = append(r.rematch, seat)
 	for i, s := range r.seats {
-		if s.PlayerID == "" && s.Bot == "" {
+		if s.Free() {
 			return protocol.Errorf(protocol.CodeBadRequest, "seat %d is empty", i)
 		}
 	}
@@ -192,7 +187,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 	}
 	r.nextSeq()
 	if all {
-		seats := make([]Seat, len(r.seats))
+		seats := make([]players.Player, len(r.seats))
 		for i := range r.seats {
 			seats[(i+1)%len(seats)] = r.seats[i]
 		}

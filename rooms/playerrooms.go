@@ -12,6 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -26,11 +27,11 @@ var ErrTooManyRooms = errors.New("rooms: a player holds the most unfinished room
 
 // seated is the ids of the players seated in seats, people and bot
 // accounts alike (a level's seat has none), each once.
-func seated(seats []Seat) []string {
+func seated(seats []players.Player) []string {
 	var ids []string
 	for _, s := range seats {
-		if s.PlayerID != "" && s.Bot == "" && !slices.Contains(ids, s.PlayerID) {
-			ids = append(ids, s.PlayerID)
+		if s.ID != "" && s.Bot == "" && !slices.Contains(ids, s.ID) {
+			ids = append(ids, s.ID)
 		}
 	}
 	return ids

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -60,9 +61,9 @@ func TestCreateAppliesTheCapToEverySeat(t *testing.T) {
 	st := memstore.New()
 	m := NewManager(Config{Catalog: games.Catalog(), Store: st, MaxPlayerRooms: 1})
 	defer m.Shutdown(ctx)
-	seat := func(id, name string) Seat { return Seat{PlayerID: id, Name: name} }
+	seat := func(id, name string) players.Player { return players.Of(id, name) }
 	if _, err := m.Create(ctx, Spec{Game: "morris", Variant: "3", For: "pana",
-		Seats: []Seat{seat("pana", "ana"), seat("bot.robo", "robo")}}); err != nil {
+		Seats: []players.Player{seat("pana", "ana"), seat("bot.robo", "robo")}}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -70,11 +71,11 @@ func TestCreateAppliesTheCapToEverySeat(t *testing.T) {
 		spec  Spec
 		words string // "" for a room made
 	}{
-		{"the asker at the cap", Spec{For: "pana", Seats: []Seat{seat("pana", "ana"), seat("pbia", "bia")}}, "you have 1 unfinished games"},
-		{"the bot at the cap", Spec{For: "pcai", Seats: []Seat{seat("pcai", "cai"), seat("bot.robo", "robo")}}, "robo has 1 unfinished games"},
-		{"a rematch agreed, the other at the cap", Spec{For: "pbia", Seats: []Seat{seat("pbia", "bia"), seat("pana", "ana")}}, "ana has 1 unfinished games"},
-		{"a tournament's game", Spec{Seats: []Seat{seat("bot.robo", "robo"), {Bot: "facil", Name: "facil"}}}, "robo has 1 unfinished games"},
-		{"bots' levels only", Spec{Watch: true, Seats: []Seat{{Bot: "facil"}, {Bot: "facil"}}}, ""},
+		{"the asker at the cap", Spec{For: "pana", Seats: []players.Player{seat("pana", "ana"), seat("pbia", "bia")}}, "you have 1 unfinished games"},
+		{"the bot at the cap", Spec{For: "pcai", Seats: []players.Player{seat("pcai", "cai"), seat("bot.robo", "robo")}}, "robo has 1 unfinished games"},
+		{"a rematch agreed, the other at the cap", Spec{For: "pbia", Seats: []players.Player{seat("pbia", "bia"), seat("pana", "ana")}}, "ana has 1 unfinished games"},
+		{"a tournament's game", Spec{Seats: []players.Player{seat("bot.robo", "robo"), {Bot: "facil", Name: "facil"}}}, "robo has 1 unfinished games"},
+		{"bots' levels only", Spec{Watch: true, Seats: []players.Player{{Bot: "facil"}, {Bot: "facil"}}}, ""},
 	}
 	for _, tc := range tests {
 		tc.spec.Game, tc.spec.Variant = "morris", "3"

@@ -230,10 +230,7 @@ func RecordOf(snapshot []byte) (*records.Record, error) {
 	setup, _ := compactSetup(s.Setup) // JSON already: it decoded
 	rec := &records.Record{Room: s.ID, Game: s.Game, Variant: s.Variant, Setup: setup, Seed: s.Seed,
 		Status: s.Status, Private: s.Private, Watch: s.Watch, Created: ms(s.Created), Started: ms(s.Started),
-		Ended: ms(s.Ended), Players: make([]records.Player, len(s.Seats)), Moves: make([]records.Move, len(history))}
-	for i, st := range s.Seats {
-		rec.Players[i] = records.Player{ID: st.PlayerID, Name: st.Name, Bot: st.Bot}
-	}
+		Ended: ms(s.Ended), Players: s.Seats, Moves: make([]records.Move, len(history))}
 	for i, m := range history {
 		rec.Moves[i] = records.Move{Seat: m.Seat, Move: m.Move}
 		if i < len(s.MoveMs) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -26,7 +27,7 @@ func TestRecordOfARoom(t *testing.T) {
 	a, b, c := newMember(1, "a"), newMember(2, "b"), newMember(3, "c")
 	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5", Setup: json.RawMessage(" { \"to\" : [ 5 ] } "),
 		Clock: &protocol.TimeControl{Base: 60, Increment: 2}, Seed: 77,
-		Seats: []Seat{{PlayerID: "a", Name: "ana"}, {PlayerID: "b", Name: "bia"}},
+		Seats: []players.Player{{ID: "a", Name: "ana"}, {ID: "b", Name: "bia"}},
 		Join:  []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +75,7 @@ func TestRecordOfARoom(t *testing.T) {
 	ms := func(d time.Duration) time.Time { return time.UnixMilli(start.Add(d).UnixMilli()).UTC() }
 	want := &records.Record{Room: r.ID(), Game: "race5", Variant: "5", Setup: json.RawMessage(`{"to":[5]}`), Seed: 77,
 		Status:  StatusFinished,
-		Players: []records.Player{{ID: "a", Name: "ana"}, {ID: "b", Name: "bia"}},
+		Players: []players.Player{{ID: "a", Name: "ana"}, {ID: "b", Name: "bia"}},
 		Clock:   &records.Clock{Base: time.Minute, Increment: 2 * time.Second},
 		// b's lost move took 400 ms of its 1,500: the move it then made
 		// took them all.

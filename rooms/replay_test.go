@@ -11,6 +11,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -62,7 +63,7 @@ func playGo(t *testing.T, st store.Store, n int) ([]byte, store.Room, *Manager) 
 	m := NewManager(Config{Catalog: games.Catalog(), Store: st, Now: now.Now})
 	t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
 	r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "9",
-		Seats: []Seat{{PlayerID: "a"}, {PlayerID: "b"}}, Clock: &protocol.TimeControl{Base: 600, Increment: 5}})
+		Seats: []players.Player{{ID: "a"}, {ID: "b"}}, Clock: &protocol.TimeControl{Base: 600, Increment: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestFailedLogOnlySaveRollsBack(t *testing.T) {
 			st := &unsureStore{Store: memstore.New(), mode: make(chan string, 1), loadDown: make(chan bool, 1)}
 			m := NewManager(Config{Catalog: games.Catalog(), Store: st})
 			t.Cleanup(func() { _ = m.Shutdown(context.Background()) })
-			r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "9", Seats: []Seat{{PlayerID: "a"}, {PlayerID: "b"}}})
+			r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "9", Seats: []players.Player{{ID: "a"}, {ID: "b"}}})
 			if err != nil {
 				t.Fatal(err)
 			}

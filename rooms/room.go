@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -50,7 +51,7 @@ type Room struct {
 	// (persistence.go).
 	persist persistence
 
-	seats   []Seat
+	seats   []players.Player
 	members map[uint64]*member
 	// spectating counts the members with the spectator role and
 	// memberOf the members of each player id, so that a room.state does not
@@ -105,6 +106,10 @@ type Room struct {
 	goneSince []time.Time
 	idleTimer wakeup
 	adjourned bool
+	// awayTimer fires at awayAt, when the game becomes adjourned for the
+	// lobby (abandon.go, armAway).
+	awayTimer wakeup
+	awayAt    time.Time
 
 	cmds   chan func()
 	done   chan struct{}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -280,7 +281,7 @@ func twoPlayers(t *testing.T, m *Manager) (*Room, *fakeMember, *fakeMember) {
 // b seated as the players "a" and "b".
 func pairRoom(t *testing.T, m *Manager, spec Spec, a, b Member) *Room {
 	t.Helper()
-	spec.Seats = []Seat{{PlayerID: "a", Name: "a"}, {PlayerID: "b", Name: "b"}}
+	spec.Seats = []players.Player{{ID: "a", Name: "a"}, {ID: "b", Name: "b"}}
 	spec.Join = []JoinAs{{M: a, As: RolePlayer}, {M: b, As: RolePlayer}}
 	r, err := m.Create(context.Background(), spec)
 	if err != nil {
@@ -408,7 +409,7 @@ func TestBotTimeoutAndErrorFallBackToLegalMoves(t *testing.T) {
 			m, _ := newManager(t, nil, memstore.New(), 50*time.Millisecond)
 			w := newMember(1, "w")
 			_, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5", Watch: true,
-				Seats: []Seat{{Bot: level}, {Bot: level}}, Join: []JoinAs{{M: w, As: RoleSpectator}}})
+				Seats: []players.Player{{Bot: level}, {Bot: level}}, Join: []JoinAs{{M: w, As: RoleSpectator}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -424,7 +425,7 @@ func TestStaleBotAnswerIsDropped(t *testing.T) {
 	m, _ := newManager(t, nil, memstore.New(), time.Second)
 	a := newMember(1, "a")
 	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,9 +445,9 @@ func TestStaleBotAnswerIsDropped(t *testing.T) {
 func TestCreateRefusesUnknowns(t *testing.T) {
 	m, _ := newManager(t, nil, memstore.New(), time.Second)
 	for i, spec := range []Spec{
-		{Game: "nope", Variant: "5", Seats: make([]Seat, 2)},
-		{Game: "race5", Variant: "6", Seats: make([]Seat, 2)},
-		{Game: "race5", Variant: "5", Seats: []Seat{{Bot: "genius"}, {}}},
+		{Game: "nope", Variant: "5", Seats: make([]players.Player, 2)},
+		{Game: "race5", Variant: "6", Seats: make([]players.Player, 2)},
+		{Game: "race5", Variant: "5", Seats: []players.Player{{Bot: "genius"}, {}}},
 	} {
 		_, err := m.Create(context.Background(), spec)
 		if pe := protocol.AsError(err); pe == nil || pe.Code != protocol.CodeUnknownGame {
@@ -548,7 +549,7 @@ func TestBotAnswerNeverBlocksThePool(t *testing.T) {
 	m, pool := startManager(t, Config{Store: memstore.New()}, 1)
 	a := newMember(1, "a")
 	r, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/morris"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -195,7 +196,7 @@ func TestAbortByAPlayer(t *testing.T) {
 	// A room waiting for its opponent: its creator cancels it.
 	c := newMember(4, "c")
 	w, err := m.Create(context.Background(), Spec{Game: "race5", Variant: "5",
-		Seats: []Seat{{PlayerID: "c", Name: "c"}, {}}, Join: []JoinAs{{M: c, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "c", Name: "c"}, {}}, Join: []JoinAs{{M: c, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +452,7 @@ func TestTakebackOfABot(t *testing.T) {
 	m := clockManager(t, st, nil)
 	for _, clocked := range []bool{false, true} {
 		a := newMember(1, "a")
-		spec := Spec{Game: "race5", Variant: "5", Seats: []Seat{{PlayerID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}}
+		spec := Spec{Game: "race5", Variant: "5", Seats: []players.Player{{ID: "a"}, {Bot: "one"}}, Join: []JoinAs{{M: a, As: RolePlayer}}}
 		if clocked {
 			spec.Clock = &protocol.TimeControl{Base: 60}
 		}
@@ -595,7 +596,7 @@ func TestBotAnswersADrawOffer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newMember(1, "a")
 			r, err := m.Create(context.Background(), Spec{Game: "morris", Variant: "3", Setup: json.RawMessage(tc.setup),
-				Seats: []Seat{{PlayerID: "a", Name: "a"}, {Bot: "perfeito", Name: "bot"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+				Seats: []players.Player{{ID: "a", Name: "a"}, {Bot: "perfeito", Name: "bot"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -659,7 +660,7 @@ func TestBotAnswersADrawOfferAfterARestore(t *testing.T) {
 	m := drawManager(t, st, nil)
 	a := newMember(1, "a")
 	r, err := m.Create(context.Background(), Spec{Game: "morris", Variant: "3",
-		Seats: []Seat{{PlayerID: "a", Name: "a"}, {Bot: "perfeito", Name: "bot"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
+		Seats: []players.Player{{ID: "a", Name: "a"}, {Bot: "perfeito", Name: "bot"}}, Join: []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
 	}

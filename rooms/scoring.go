@@ -21,7 +21,6 @@ import (
 	"github.com/tabuleiro/tabuleiro/botpool"
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // StatusScoring is room.state's status while a go game is in its
@@ -324,8 +323,7 @@ func (r *Room) settleScoring(seat int, kind string) *protocol.Error {
 // server's bots, or a bot account (which has no way to mark stones over
 // its HTTP API).
 func (r *Room) botSeat(seat int) bool {
-	s := r.seats[seat]
-	return s.Bot != "" || store.IsBotID(s.PlayerID)
+	return r.seats[seat].IsBot()
 }
 
 // botsAccept has every bot seat accept the marking when it is worth at

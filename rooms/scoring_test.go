@@ -11,6 +11,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/engine/games"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -283,7 +284,7 @@ func TestStoneRemovalAgainstABot(t *testing.T) {
 	a := newMember(1, "a")
 	r, err := m.Create(context.Background(), Spec{Game: "go", Variant: "9", Setup: json.RawMessage(wallSetup),
 		Options: engine.Options{Komi: 6.5, Removal: true},
-		Seats:   []Seat{{PlayerID: "a", Name: "a"}, {Bot: "basico", Name: "bot basico"}},
+		Seats:   []players.Player{players.Of("a", "a"), players.ServerBot("basico", "bot basico")},
 		Join:    []JoinAs{{M: a, As: RolePlayer}}})
 	if err != nil {
 		t.Fatal(err)
@@ -408,13 +409,13 @@ func TestOptionsRefused(t *testing.T) {
 		{Game: "go", Variant: "9", Options: engine.Options{Komi: 6}},
 		{Game: "go", Variant: "9", Options: engine.Options{Handicap: 12}},
 	} {
-		spec.Seats = []Seat{{PlayerID: "a"}, {}}
+		spec.Seats = []players.Player{{ID: "a"}, {}}
 		if _, err := m.Create(context.Background(), spec); protocol.AsError(err).Code != protocol.CodeBadRequest {
 			t.Errorf("%+v: %v, want bad_request", spec.Options, err)
 		}
 	}
 	_, err := m.Create(context.Background(), Spec{Game: "go", Variant: "9", Setup: json.RawMessage(wallSetup),
-		Options: engine.Options{Handicap: 2}, Seats: []Seat{{PlayerID: "a"}, {}}})
+		Options: engine.Options{Handicap: 2}, Seats: []players.Player{{ID: "a"}, {}}})
 	if protocol.AsError(err).Code != protocol.CodeBadSetup {
 		t.Errorf("a handicap beside a setup: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -23,7 +24,7 @@ type member struct {
 
 func (r *Room) allSeated() bool {
 	for _, s := range r.seats {
-		if s.PlayerID == "" && s.Bot == "" {
+		if s.Free() {
 			return false
 		}
 	}
@@ -32,7 +33,7 @@ func (r *Room) allSeated() bool {
 
 func (r *Room) seatOf(playerID string) int {
 	for i, s := range r.seats {
-		if s.Bot == "" && s.PlayerID != "" && s.PlayerID == playerID {
+		if s.Bot == "" && s.ID != "" && s.ID == playerID {
 			return i
 		}
 	}
@@ -104,7 +105,7 @@ func (r *Room) connected(seat int) bool {
 	if s.Bot != "" {
 		return true
 	}
-	return s.PlayerID != "" && r.memberOf[s.PlayerID] > 0
+	return s.ID != "" && r.memberOf[s.ID] > 0
 }
 
 func (r *Room) spectators() int { return r.spectating }
@@ -130,7 +131,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 			return
 		}
 		for i, s := range r.seats {
-			if s.PlayerID == "" && s.Bot == "" {
+			if s.Free() {
 				seat = i
 				break
 			}
@@ -145,7 +146,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 		return // the connection closed meanwhile
 	}
 	if seatTaken {
-		r.seats[seat] = Seat{PlayerID: mem.PlayerID(), Name: mem.PlayerName()}
+		r.seats[seat] = players.Of(mem.PlayerID(), mem.PlayerName())
 	}
 	role := RoleSpectator
 	switch {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -95,7 +96,7 @@ type snapshotMeta struct {
 	ID        string             `json:"id"`
 	Game      string             `json:"game"`
 	Variant   string             `json:"variant"`
-	Seats     []seatSnap         `json:"seats"`
+	Seats     seatList           `json:"seats"`
 	Status    string             `json:"status"`
 	Seq       int64              `json:"seq"`
 	Result    *protocol.Result   `json:"result"`
@@ -114,10 +115,35 @@ type snapshotMeta struct {
 	Ended     time.Time          `json:"ended,omitzero"`
 }
 
-type seatSnap struct {
-	PlayerID string `json:"playerId,omitempty"`
-	Name     string `json:"name,omitempty"`
-	Bot      string `json:"bot,omitempty"`
+// seatList is a room's seats in its snapshot, each the one public player
+// type as encoding/json writes it. Snapshots written before it name a
+// seat's player "playerId": UnmarshalJSON reads both.
+type seatList []players.Player
+
+// UnmarshalJSON reads the seats of a snapshot, either form.
+func (l *seatList) UnmarshalJSON(b []byte) error {
+	var raw []struct {
+		players.Player
+		Before string `json:"playerId"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if raw == nil {
+		*l = nil
+		return nil
+	}
+	*l = make(seatList, len(raw))
+	for i, s := range raw {
+		id := s.ID
+		if id == "" {
+			id = s.Before
+		}
+		p := players.Of(id, s.Name)
+		p.Bot = s.Bot
+		(*l)[i] = p
+	}
+	return nil
 }
 
 // snapshot encodes the room for the store. The metadata is written field
@@ -136,9 +162,7 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 		Result: r.result, LastMove: r.lastMove, Created: r.created, Updated: now, Private: r.private,
 		Watch: r.watch, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
 		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next, Started: r.rec.started, Ended: r.rec.ended}
-	for _, st := range r.seats {
-		s.Seats = append(s.Seats, seatSnap(st))
-	}
+	s.Seats = seatList(r.seats)
 	log, ms := r.persist.logEnc.encode(r.history), r.rec.encodedMoveMs()
 	out, err := s.appendJSON(make([]byte, 0, 512+len(log)+r.rec.recordFieldsLen(ms)+len(eng)))
 	if err != nil {
@@ -220,9 +244,7 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
 	r.rematch, r.next = s.Rematch, s.Next
-	for _, st := range s.Seats {
-		r.seats = append(r.seats, Seat(st))
-	}
+	r.seats = s.Seats
 	var err error
 	if r.history, err = parseMoveLog(s.ID, s.MoveLog, len(r.seats)); err != nil {
 		return err

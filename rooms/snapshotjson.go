@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -44,7 +45,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = st.appendJSON(b)
+			b = appendSeat(b, st)
 		}
 		b = append(b, ']')
 	}
@@ -121,23 +122,22 @@ func (s *snapshotMeta) appendMarshaled(b []byte) ([]byte, error) {
 	return append(b, j...), err
 }
 
-// appendJSON appends st as encoding/json would (every field omitempty).
-func (st seatSnap) appendJSON(b []byte) []byte {
+// appendSeat appends st as encoding/json writes a players.Player.
+func appendSeat(b []byte, st players.Player) []byte {
 	b = append(b, '{')
-	first := true
-	for _, f := range [...]struct{ key, val string }{
-		{"playerId", st.PlayerID}, {"name", st.Name}, {"bot", st.Bot},
-	} {
-		if f.val == "" {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = protocol.AppendString(b, f.key)
-		b = append(b, ':')
-		b = protocol.AppendString(b, f.val)
+	if st.ID != "" {
+		b = append(b, `"id":`...)
+		b = protocol.AppendString(b, st.ID)
+		b = append(b, ',')
+	}
+	b = append(b, `"name":`...)
+	b = protocol.AppendString(b, st.Name)
+	if st.Bot != "" {
+		b = append(b, `,"bot":`...)
+		b = protocol.AppendString(b, st.Bot)
+	}
+	if st.BotAccount {
+		b = append(b, `,"botAccount":true`...)
 	}
 	return append(b, '}')
 }

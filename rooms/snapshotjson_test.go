@@ -11,6 +11,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/codectest"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -53,7 +54,7 @@ func (c metaCase) build() (snapshotMeta, logEntry) {
 		m.Rematch = []int{c.winner, int(c.seq % 7)}
 	}
 	if c.flags&32 != 0 {
-		m.Seats = []seatSnap{{PlayerID: c.id, Name: c.name}, {Bot: c.bot}, {}}
+		m.Seats = seatList{players.Of(c.id, c.name), {Bot: c.bot}, {}}
 	}
 	if c.flags&64 != 0 {
 		m.SeatMoves = nil
@@ -132,7 +133,7 @@ func FuzzSnapshotMetaJSON(f *testing.F) {
 }
 
 // TestHandEncodersWriteEveryField: every field of the structs written by
-// hand (snapshotMeta and the seatSnap, clockSnap, Result and LastMove in
+// hand (snapshotMeta and the seats, clockSnap, Result and LastMove in
 // it, logEntry), each set by reflection, is written as encoding/json
 // writes it. A field added to one of them without its line in
 // snapshotjson.go fails here, whatever the cases above set.
@@ -159,7 +160,7 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	// What a restore checks or takes from elsewhere: a version, a game of
 	// the catalog, a clock of two seats.
 	want.V, want.Game = 1, race5Game{}.Info().ID
-	want.Seats = []seatSnap{want.Seats[0], {Bot: "one"}}
+	want.Seats = seatList{players.Of(want.Seats[0].ID, want.Seats[0].Name), {Bot: "one"}}
 	want.SeatMoves = []int64{3, 4}
 	want.Clock.LeftMs = []int64{1000, 2000}
 	want.Clock.Running, want.Clock.TurnStartMs = -1, 0 // a restored clock runs nobody's turn
@@ -206,5 +207,18 @@ func TestSnapshotRoundTripsEveryField(t *testing.T) {
 	}
 	if !slices.Equal(got.MoveInfo, []string{"", "depth 3"}) || !reflect.DeepEqual(got.Faults, faults) {
 		t.Errorf("notes: info %q, faults %+v", got.MoveInfo, got.Faults)
+	}
+}
+
+// TestSnapshotSeatsBefore: a snapshot written before the one player type
+// names a seat's player "playerId"; it is read as the seat's id.
+func TestSnapshotSeatsBefore(t *testing.T) {
+	var l seatList
+	if err := json.Unmarshal([]byte(`[{"playerId":"pana","name":"ana"},{"playerId":"bot.xyz","name":"robo"},{"bot":"one","name":"bot"},{}]`), &l); err != nil {
+		t.Fatal(err)
+	}
+	want := seatList{players.Of("pana", "ana"), players.Of("bot.xyz", "robo"), {Bot: "one", Name: "bot"}, {}}
+	if !reflect.DeepEqual(l, want) || !l[1].BotAccount {
+		t.Fatalf("seats %+v, want %+v", l, want)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 func (r *Room) replyErr(mem Member, id json.RawMessage, e *protocol.Error) {
@@ -27,24 +27,22 @@ func (r *Room) send(mem Member, f *protocol.Frame) {
 
 // State builds the room.state message.
 func (r *Room) roomState() protocol.RoomState {
-	players := make([]protocol.Player, len(r.seats))
+	seats := make([]protocol.Player, len(r.seats))
 	for i, s := range r.seats {
-		name := s.Name
-		if s.Bot != "" && name == "" {
-			name = "bot"
+		if s.Bot != "" && s.Name == "" {
+			s.Name = "bot"
 		}
-		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: name, Bot: s.Bot,
-			BotAccount: store.IsBotID(s.PlayerID), Connected: r.connected(i)}
+		seats[i] = protocol.Player{Seated: players.Seated{Seat: i, Player: s}, Connected: r.connected(i)}
 		if r.status == StatusPlaying && i < len(r.goneSince) && !r.goneSince[i].IsZero() {
-			players[i].GoneSince = r.goneSince[i].UnixMilli()
+			seats[i].GoneSince = r.goneSince[i].UnixMilli()
 			if at := r.claimableAt(i); !at.IsZero() {
-				players[i].ClaimableAt = at.UnixMilli()
+				seats[i].ClaimableAt = at.UnixMilli()
 			}
 		}
 	}
 	st := protocol.RoomState{
 		Type: protocol.TypeRoomState, Room: r.id, Game: r.info.ID, Variant: r.variant, Seq: r.seq,
-		Status: r.status, Players: players, Spectators: r.spectators(), Board: r.state.Board(),
+		Status: r.status, Players: seats, Spectators: r.spectators(), Board: r.state.Board(),
 		LastMove: r.lastMove, Score: r.state.Score(), Clocks: r.clocksView(r.now()), Result: r.result, Private: r.private,
 		Watch: r.watch, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
 		SpectatorChat: r.spectatorChat(),
@@ -193,11 +191,11 @@ func (r *Room) fanout(f *protocol.Frame, skip Member) {
 }
 
 func (r *Room) summary() protocol.RoomSummary {
-	players := make([]protocol.Player, len(r.seats))
+	seats := make([]protocol.Player, len(r.seats))
 	for i, s := range r.seats {
-		players[i] = protocol.Player{Seat: i, ID: s.PlayerID, Name: s.Name, Bot: s.Bot,
-			BotAccount: store.IsBotID(s.PlayerID), Connected: r.connected(i)}
+		seats[i] = protocol.Player{Seated: players.Seated{Seat: i, Player: s}, Connected: r.connected(i)}
 	}
 	return protocol.RoomSummary{ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
-		Players: players, Spectators: r.spectators(), Watch: r.watch}
+		Players: seats, Spectators: r.spectators(), Watch: r.watch, Created: r.created.UnixMilli(),
+		Adjourned: r.adjournedNow(), Private: r.private}
 }

@@ -12,11 +12,11 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 // Defaults of the stores' expiry options (memstore's and redisstore's
@@ -34,19 +34,9 @@ const (
 	DefaultIdleRoomTTL = 7 * 24 * time.Hour
 )
 
-// PlayerID is the id of the player whose token hashes to tokenHash: a
-// one-way function of it (SHA-256, 96 bits in base64url after a "p"), so
-// that a store can find a player's identity from either (the token at
-// hello, the id when it saves a room the player is seated in) while the id,
-// which is public, tells nothing of the token. Players made before ids were
-// derived keep their random ids; the stores still find them by token.
-func PlayerID(tokenHash string) string {
-	sum := sha256.Sum256([]byte("tabuleiro player id\x00" + tokenHash))
-	return "p" + base64.RawURLEncoding.EncodeToString(sum[:12])
-}
-
-// ErrNotFound is returned when a room or a player is not in the store.
-var ErrNotFound = errors.New("not found")
+// ErrNotFound is returned when a room or a player is not in the store: the
+// same error as players.ErrNotFound.
+var ErrNotFound = players.ErrNotFound
 
 // ErrStaleSeq is returned by SaveRoom when the stored room is already at or
 // past the seq being written: a second writer (or a replayed save) lost.
@@ -66,7 +56,8 @@ var ErrLeaseHeld = errors.New("room lease held by another node")
 // and the caller must stop serving it.
 var ErrFenced = errors.New("room taken over by another node")
 
-// Store keeps rooms and players, and the records of finished games (Records).
+// Store keeps rooms and players (the player part is players.Store, in the
+// identity package), and the records of finished games (Records).
 // Implementations are safe for concurrent use. Every method honours ctx.
 type Store interface {
 	// SaveRoom writes a room's snapshot and appends its new log entries in
@@ -113,14 +104,11 @@ type Store interface {
 	// first.
 	LiveRooms(ctx context.Context, limit int) ([]string, error)
 
-	// SavePlayer creates or updates a player (name, token hash); it expires
-	// after the guest TTL unless renewed.
-	SavePlayer(ctx context.Context, p Player) error
-	// PlayerByToken returns the player whose token hashes to tokenHash, or
-	// ErrNotFound, and renews its identity for the guest TTL (a hello).
-	PlayerByToken(ctx context.Context, tokenHash string) (Player, error)
 	// PlayerRooms returns the ids of the player's unfinished rooms.
 	PlayerRooms(ctx context.Context, playerID string) ([]string, error)
+
+	// The players' identities, accounts, sessions and sign-in guards.
+	players.Store
 
 	// Records is the records store the saves write finished games'
 	// records to (Room.Record), the one the records API reads.
@@ -229,18 +217,6 @@ func CheckLease(room, node string, ttl time.Duration) error {
 		return fmt.Errorf("lease of room %s: ttl %v is under a millisecond", room, ttl)
 	}
 	return nil
-}
-
-// Player is a guest identity.
-type Player struct {
-	// ID is the public player id: PlayerID(TokenHash) for the players made
-	// now, a random id for older ones.
-	ID string
-	// Name is the display name.
-	Name string
-	// TokenHash is the hash of the player's secret token; the token itself
-	// is never stored.
-	TokenHash string
 }
 
 // Matcher is the quick-match queue shared by several lobby nodes: one queue

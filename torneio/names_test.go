@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -16,8 +17,8 @@ import (
 func TestGetNamesOldTorneio(t *testing.T) {
 	st := memstore.New()
 	ctx := context.Background()
-	ana := store.Player{ID: store.PlayerID("hash-ana"), Name: "Ana", TokenHash: "hash-ana"}
-	if err := st.SavePlayer(ctx, ana); err != nil {
+	ana := players.Identity{ID: players.GuestID("hash-ana"), Name: "Ana", TokenHash: "hash-ana"}
+	if err := st.SavePlayer(ctx, ana, false); err != nil {
 		t.Fatal(err)
 	}
 	old := `{"id":"told","game":"queens","status":"finished","owner":"x","created":"2030-01-02T03:04:05Z",` +

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 )
@@ -217,7 +218,7 @@ func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game)
 	for _, ei := range g.Entrants {
 		e := v.Entrants[ei]
 		if e.Level != "" {
-			spec.Seats = append(spec.Seats, rooms.Seat{Bot: e.Level, Name: e.Level})
+			spec.Seats = append(spec.Seats, players.ServerBot(e.Level, e.Level))
 			continue
 		}
 		watch = false
@@ -225,7 +226,7 @@ func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game)
 		if name == "" {
 			name = e.PlayerID()
 		}
-		spec.Seats = append(spec.Seats, rooms.Seat{PlayerID: e.PlayerID(), Name: name})
+		spec.Seats = append(spec.Seats, players.Of(e.PlayerID(), name))
 	}
 	if watch {
 		spec.Watch, spec.Clock = true, nil // the room refuses clocks where only bots play

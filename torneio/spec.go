@@ -24,17 +24,17 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // Limits of a tournament's spec.
 const (
 	// MaxEntrants bounds the entrants: a class of 60 projects and a few
 	// server levels (docs/bots-api.md, "Your project as a bot"); the names
-	// of all of them are one store.PlayerNames lookup. With people the
+	// of all of them are one players.Directory PlayerNames lookup. With people the
 	// games' bound keeps a tournament to 16 entrants.
-	MaxEntrants = store.MaxNameLookups
+	MaxEntrants = players.MaxNameLookups
 	// MaxGames bounds the games of a tournament with a person among its
 	// entrants: a round robin of 16 entrants, each first once against
 	// every other (240 games), or 8 entrants four times (224). Parallel
@@ -388,9 +388,9 @@ func (s *Spec) Check(cat *engine.Catalog) error {
 			switch {
 			case len(id) > 64:
 				return fmt.Errorf("entrant %d: player id too long", i)
-			case e.Bot != "" && !store.IsBotID(id):
-				return fmt.Errorf(`entrant %d: %q is not a bot account's id (those begin with %q); a person is {"player": id}`, i, id, store.BotIDPrefix)
-			case e.Player != "" && store.IsBotID(id):
+			case e.Bot != "" && !players.IsBotID(id):
+				return fmt.Errorf(`entrant %d: %q is not a bot account's id (those begin with %q); a person is {"player": id}`, i, id, players.BotIDPrefix)
+			case e.Player != "" && players.IsBotID(id):
 				return fmt.Errorf(`entrant %d: %q is a bot account: enter it as {"bot": %q}`, i, id, id)
 			case seen[id]:
 				return fmt.Errorf("entrant %d: player %s entered twice", i, id)

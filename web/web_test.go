@@ -54,7 +54,7 @@ func TestRoutes(t *testing.T) {
 	if index.Code != 200 || !strings.HasPrefix(index.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("/: %d %q", index.Code, index.Header().Get("Content-Type"))
 	}
-	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2", "/games"} {
+	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2", "/account", "/games"} {
 		if room := get(t, h, p); room.Code != 200 || room.Body.String() != index.Body.String() {
 			t.Errorf("%s does not serve index.html: %d", p, room.Code)
 		}

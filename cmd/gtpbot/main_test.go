@@ -9,6 +9,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
 
@@ -35,7 +36,7 @@ func TestGnuGoPlaysForte(t *testing.T) {
 	}()
 	rctx, rcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	room, err := s.Rooms.Create(rctx, rooms.Spec{Game: "go", Variant: "9",
-		Seats: []rooms.Seat{{PlayerID: id, Name: "GNU Go"}, {Bot: "forte", Name: "bot forte"}}})
+		Seats: []players.Player{players.Of(id, "GNU Go"), {Bot: "forte", Name: "bot forte"}}})
 	rcancel()
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@
 //	loadgen -mode reconnect -conns 10000
 //	loadgen -mode idle -conns 20000 -sources 4 -pid PID
 //	loadgen -mode rooms -rooms 200 -duration 10s -cpuprofile /tmp/loadgen.prof
+//	loadgen -mode signins -game go -variant 9 -level facil -moves 40 -flood 50 -spawn "./lobby -trusted-proxy 127.0.0.1/32"
 package main
 
 import (
@@ -49,6 +50,11 @@ Modes:
              tokens; reports the time until every one has its room.state again.
   idle       hold -conns connections (hello only) for -duration; with -pid or -spawn
              reports the server's VmRSS before and after, per connection.
+  signins    one person plays the server's bot (-game, -variant, -level) for -moves moves,
+             then -moves more while -flood sign-ins with wrong passwords are sent at once
+             (POST /api/session, a name and an X-Forwarded-For address of their own each:
+             start the server with -trusted-proxy 127.0.0.1/32); reports the bot's reply
+             time in each phase and their ratio (target: at most 1.5).
 
 Moves are legal moves taken from the room's "legal" list, never a pass: on go the k-th
 move of a room goes on point k mod size² (row-major from A1) or the next legal point,
@@ -66,7 +72,7 @@ Flags:
 	fs.IntVar(&cfg.Spectators, "spectators", 0, "fanout: spectators of the room; rooms and bots: spectators per room")
 	fs.IntVar(&cfg.Rooms, "rooms", 200, "rooms and bots: rooms")
 	fs.IntVar(&cfg.Conns, "conns", 1000, "idle and reconnect: connections")
-	fs.IntVar(&cfg.Moves, "moves", 20, "fanout: moves to play; 0 plays until -duration (soak)")
+	fs.IntVar(&cfg.Moves, "moves", 20, "fanout: moves to play, 0 plays until -duration (soak); signins: moves in each phase")
 	fs.DurationVar(&cfg.Duration, "duration", 20*time.Second, "rooms and bots: the measured window; fanout with -moves 0 and idle: how long to go on (soak)")
 	fs.DurationVar(&cfg.Gap, "gap", 50*time.Millisecond, "fanout: pause after a move reached everyone")
 	fs.DurationVar(&cfg.Jitter, "jitter", 50*time.Millisecond, "fanout: add a uniform random pause up to this")
@@ -78,6 +84,7 @@ Flags:
 	fs.BoolVar(&cfg.Compress, "compress", false, "offer permessage-deflate (the server uses it when started with -compress); byte counts are then measured on the wire")
 	fs.IntVar(&cfg.Sources, "sources", 1, "spread connections over source addresses 127.0.0.1..127.0.0.N (loopback servers), when ephemeral ports run out above ~28,000 connections")
 	fs.IntVar(&cfg.JoinConcurrency, "join-concurrency", 64, "connections being set up at once")
+	fs.IntVar(&cfg.Flood, "flood", loadgen.DefaultFlood, "signins: sign-ins with wrong passwords sent at once during the second phase")
 	fs.IntVar(&cfg.StormConcurrency, "storm-concurrency", 0, "reconnect: clients reconnecting at once (0: all of them)")
 	fs.DurationVar(&cfg.Settle, "settle", time.Second, "pause before each memory reading and before the moves")
 	fs.DurationVar(&cfg.MoveTimeout, "move-timeout", 30*time.Second, "fanout: give up when a move has not reached everyone after this; reconnect: count a client as not seated when its room.state has not come after this")

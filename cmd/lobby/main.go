@@ -29,6 +29,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -76,6 +77,7 @@ type options struct {
 	bots                            int
 	botTimeout, watchDelay, grace   time.Duration
 	abortAfter                      time.Duration
+	adjournAfter                    time.Duration
 	adjourn                         int
 	rate                            float64
 	burst                           int
@@ -100,6 +102,9 @@ type options struct {
 	botsPerPlayer, botStreams       int
 	classBotsPerPlayer              int
 	torneioParallel, maxTorneios    int
+	// accounts (issue 26): the password hashing pool, sessions' lifetime
+	hashWorkers, hashQueue int
+	sessionTTL             time.Duration
 }
 
 // defaultNode is the host name and a random suffix, so that a process
@@ -121,6 +126,7 @@ func main() {
 	flag.DurationVar(&o.grace, "grace", envDuration("TABULEIRO_GRACE", rooms.DefaultGrace), "how long a player must be disconnected before the opponent may claim the win; at least a tenth of the clock's base time (env TABULEIRO_GRACE)")
 	flag.DurationVar(&o.retention, "retention", envDuration("TABULEIRO_RETENTION", store.DefaultRetention), "how long a finished game (its snapshot and move log) is kept in the store (env TABULEIRO_RETENTION)")
 	flag.DurationVar(&o.recordRetention, "record-retention", envDuration("TABULEIRO_RECORD_RETENTION", store.DefaultRecordRetention), "how long a finished game's record (docs/records.md) is kept after it was written, apart from its room and much longer (env TABULEIRO_RECORD_RETENTION)")
+	flag.DurationVar(&o.adjournAfter, "adjourn-after", envDuration("TABULEIRO_ADJOURN_AFTER", rooms.DefaultAdjournAfter), "how long every player of a playing game must be gone before the lobby shows it adjourned instead of among the live games (env TABULEIRO_ADJOURN_AFTER)")
 	flag.DurationVar(&o.abortAfter, "abort-after", envDuration("TABULEIRO_ABORT_AFTER", rooms.DefaultAbortAfter), "in a game with a clock, how long each side has for its first move, which its clock does not time, before the game is aborted with no result (env TABULEIRO_ABORT_AFTER)")
 	flag.DurationVar(&o.guestTTL, "guest-ttl", envDuration("TABULEIRO_GUEST_TTL", store.DefaultGuestTTL), "how long a guest identity is kept after its last hello or the last save of an unfinished game it plays; at least -idle-room-ttl (env TABULEIRO_GUEST_TTL)")
 	flag.DurationVar(&o.idleRoomTTL, "idle-room-ttl", envDuration("TABULEIRO_IDLE_ROOM_TTL", store.DefaultIdleRoomTTL), "how long an unfinished room (waiting, adjourned, or with no move) is kept in the store after its last change (env TABULEIRO_IDLE_ROOM_TTL)")
@@ -155,6 +161,9 @@ func main() {
 	flag.IntVar(&o.botStreams, "bot-streams", envInt("TABULEIRO_BOT_STREAMS", server.DefaultMaxBotStreams), "bot API streams (event and game streams of every bot) open at once; past it a stream is answered 503 (env TABULEIRO_BOT_STREAMS)")
 	flag.IntVar(&o.torneioParallel, "torneio-parallel", envInt("TABULEIRO_TORNEIO_PARALLEL", torneio.DefaultParallel), "games of one tournament played at once (env TABULEIRO_TORNEIO_PARALLEL)")
 	flag.IntVar(&o.maxTorneios, "max-torneios", envInt("TABULEIRO_MAX_TORNEIOS", torneio.DefaultMaxLive), "tournaments running at once; past it POST /api/torneios answers 503 busy (env TABULEIRO_MAX_TORNEIOS)")
+	flag.IntVar(&o.hashWorkers, "hash-workers", envInt("TABULEIRO_HASH_WORKERS", max(1, runtime.NumCPU()/4)), "passwords hashed at once (argon2id, 19 MiB and one core each): a flood of sign-ins takes at most this many cores from the rooms (env TABULEIRO_HASH_WORKERS)")
+	flag.IntVar(&o.hashQueue, "hash-queue", envInt("TABULEIRO_HASH_QUEUE", server.DefaultHashQueue), "sign-ins that may wait for a hashing worker; past it POST /api/session answers 503 busy at once (env TABULEIRO_HASH_QUEUE)")
+	flag.DurationVar(&o.sessionTTL, "session-ttl", envDuration("TABULEIRO_SESSION_TTL", players.DefaultSessionTTL), "how long a browser stays signed in (its session cookie) after it was last used (env TABULEIRO_SESSION_TTL)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
 	if *probeURL != "" {
@@ -166,8 +175,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lobby: bad log level %q\n", *logLevel)
 		os.Exit(2)
 	}
-	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 || o.writeTimeout <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -retention, -record-retention, -abort-after, -guest-ttl, -idle-room-ttl and -write-timeout must be positive")
+	if o.grace <= 0 || o.adjourn <= 0 || o.retention <= 0 || o.recordRetention <= 0 || o.abortAfter <= 0 || o.adjournAfter <= 0 || o.guestTTL <= 0 || o.idleRoomTTL <= 0 || o.writeTimeout <= 0 {
+		fmt.Fprintln(os.Stderr, "lobby: -grace, -adjourn-factor, -adjourn-after, -retention, -record-retention, -abort-after, -guest-ttl, -idle-room-ttl and -write-timeout must be positive")
 		os.Exit(2)
 	}
 	if o.guestTTL < o.idleRoomTTL {
@@ -207,8 +216,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -guests-per-minute must be 0 or more")
 		os.Exit(2)
 	}
-	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.classBotsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -class-bots-per-player, -bot-streams, -torneio-parallel and -max-torneios positive")
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.classBotsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 ||
+		o.hashWorkers <= 0 || o.hashQueue <= 0 || o.sessionTTL < time.Minute {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -class-bots-per-player, -bot-streams, -torneio-parallel, -max-torneios, -hash-workers and -hash-queue positive; -session-ttl at least a minute")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -263,9 +273,10 @@ func run(log *zap.Logger, o options) error {
 	}
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
-		AbortAfter: o.abortAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
+		AbortAfter: o.abortAfter, AdjournAfter: o.adjournAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxClassBotsPerPlayer: o.classBotsPerPlayer, MaxStreams: o.botStreams},
 		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
+		Accounts: server.AccountsConfig{HashWorkers: o.hashWorkers, HashQueue: o.hashQueue, SessionTTL: o.sessionTTL},
 		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies,
 			WriteTimeout: o.writeTimeout}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress

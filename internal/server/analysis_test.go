@@ -12,6 +12,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -51,7 +52,7 @@ func playGameTB(t testing.TB, recs store.Records, room, game, variant string, ma
 	}
 	t0 := time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
 	rec := &records.Record{Room: room, Game: game, Variant: variant, Seed: 7, Status: records.StatusFinished,
-		Players: []records.Player{{ID: "pa", Name: "ana"}, {Name: "bot", Bot: "forte"}}, Created: t0, Started: t0}
+		Players: []players.Player{{ID: "pa", Name: "ana"}, {Name: "bot", Bot: "forte"}}, Created: t0, Started: t0}
 	for len(rec.Moves) < maxPlies {
 		seat, ok := st.Turn()
 		if !ok {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
@@ -31,11 +32,11 @@ func (f *flakyStore) SaveRoom(ctx context.Context, r store.Room) error {
 	return f.Store.SaveRoom(ctx, r)
 }
 
-func (f *flakyStore) SavePlayer(ctx context.Context, p store.Player) error {
+func (f *flakyStore) SavePlayer(ctx context.Context, p players.Identity, lasting bool) error {
 	if f.failPlayers.Load() {
 		return errors.New("disk on fire")
 	}
-	return f.Store.SavePlayer(ctx, p)
+	return f.Store.SavePlayer(ctx, p, lasting)
 }
 
 // morrisRoom starts a morris room between a (seat 0) and b (seat 1) with a

@@ -13,16 +13,18 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // Bot accounts (docs/bots-api.md): a player registers a bot with its own
 // token (POST /api/bots) and gets the bot's id and secret token, shown this
-// once. A bot is a player whose id begins with store.BotIDPrefix; its
-// identity is saved like a guest's (store.Player, the token hashed), and
-// its owner's list of bots (store.Bots) bounds how many one player has.
+// once. A bot is a player whose id begins with players.BotIDPrefix; its
+// identity is saved like a guest's (players.Identity, the token hashed),
+// and its owner's list of bots (players.Bots) bounds how many one player
+// has. The owner is who the request says (a token, or the page's session
+// cookie: caller).
 
 // BotAPIConfig bounds the bot API. Zero values take the defaults.
 type BotAPIConfig struct {
@@ -127,44 +129,6 @@ func (s *Server) routeBots(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/bot/game/{room}/resign", s.botGameResign)
 }
 
-// bearer returns the player whose token the request carries in
-// "Authorization: Bearer", or answers 401 and returns false.
-func (s *Server) bearer(w http.ResponseWriter, r *http.Request) (store.Player, bool) {
-	auth := r.Header.Get("Authorization")
-	scheme, token, ok := strings.Cut(auth, " ")
-	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || len(token) > 256 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tabuleiro"`)
-		s.httpError(w, http.StatusUnauthorized, protocol.Errorf(protocol.CodeUnauthorized, `send your token as "Authorization: Bearer <token>"`))
-		return store.Player{}, false
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-	defer cancel()
-	p, err := s.cfg.Store.PlayerByToken(ctx, hub.HashToken(token))
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tabuleiro", error="invalid_token"`)
-		s.httpError(w, http.StatusUnauthorized, protocol.Errorf(protocol.CodeUnauthorized, "unknown token"))
-		return store.Player{}, false
-	case err != nil:
-		s.log.Warn("player by token", zap.Error(err))
-		w.Header().Set("Retry-After", "2")
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not look up the token, try again"))
-		return store.Player{}, false
-	}
-	return p, true
-}
-
-// bearerBot is bearer for the paths only a bot account may use.
-func (s *Server) bearerBot(w http.ResponseWriter, r *http.Request) (store.Player, bool) {
-	p, ok := s.bearer(w, r)
-	if ok && !store.IsBotID(p.ID) {
-		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "this path is for bot accounts: register one with POST /api/bots"))
-		return store.Player{}, false
-	}
-	return p, ok
-}
-
 // decodeBody decodes a JSON body of at most limit bytes into v, or
 // answers the error: every JSON body of the API is read so (jsonbody:
 // exactly one JSON value, nothing after it).
@@ -207,46 +171,42 @@ type RegisterBotResponse struct {
 
 // registerBot answers POST /api/bots.
 func (s *Server) registerBot(w http.ResponseWriter, r *http.Request) {
-	owner, ok := s.bearer(w, r)
+	owner, ok := s.caller(w, r)
 	if !ok {
 		return
 	}
-	if store.IsBotID(owner.ID) {
+	if players.IsBotID(owner.ID) {
 		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "a bot cannot register bots: use your own player token"))
-		return
-	}
-	bots, ok := s.cfg.Store.(store.Bots)
-	if !ok {
-		s.httpError(w, http.StatusNotImplemented, protocol.Errorf(protocol.CodeInternal, "this server's store keeps no bot accounts"))
 		return
 	}
 	var req RegisterBotRequest
 	if !s.decodeBody(w, r, botBodyLimit, &req) {
 		return
 	}
-	name := hub.CleanName(req.Name)
-	if strings.TrimSpace(name) == "" {
+	name := players.CleanName(req.Name)
+	if name == "" {
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, `missing field "name"`))
 		return
 	}
-	token, hash := hub.NewToken()
-	bot := store.Player{ID: store.BotID(hash), Name: name, TokenHash: hash}
+	token, hash := players.NewToken()
+	bot := players.Identity{ID: players.BotID(hash), Name: name, TokenHash: hash}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
 	// The list first, so that a refused bot leaves nothing behind; an
 	// identity whose save fails after leaves a dead entry in the list,
-	// which expires with it.
+	// which expires with it. An account's bots last as it does.
+	lasting := owner.Account()
 	max, kind := s.cfg.BotAPI.MaxBotsPerPlayer, "bots"
 	if req.Turma {
 		max, kind = s.cfg.BotAPI.MaxClassBotsPerPlayer, "class bots"
 	}
-	err := bots.AddBot(ctx, owner.ID, store.Bot{ID: bot.ID, Name: name, Turma: req.Turma}, max)
-	if errors.Is(err, store.ErrTooManyBots) {
+	err := s.cfg.Store.AddBot(ctx, owner.ID, players.Bot{ID: bot.ID, Name: name, Turma: req.Turma}, max, lasting)
+	if errors.Is(err, players.ErrTooManyBots) {
 		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "you have %d %s already, the most one player may have", max, kind))
 		return
 	}
 	if err == nil {
-		err = s.cfg.Store.SavePlayer(ctx, bot)
+		err = s.cfg.Store.SavePlayer(ctx, bot, lasting)
 	}
 	if err != nil {
 		s.log.Error("register bot", zap.String("owner", owner.ID), zap.Error(err))
@@ -277,7 +237,7 @@ type ChallengeRequest struct {
 // caller in one seat and the online bot in the other; the caller then
 // joins it (room.join) as it would any room of its own.
 func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.bearer(w, r)
+	p, ok := s.caller(w, r)
 	if !ok {
 		return
 	}
@@ -329,9 +289,9 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, perr)
 		return
 	}
-	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]rooms.Seat, 2), For: p.ID}
-	spec.Seats[seat] = rooms.Seat{PlayerID: p.ID, Name: p.Name}
-	spec.Seats[1-seat] = rooms.Seat{PlayerID: botID, Name: name}
+	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]players.Player, 2), For: p.ID}
+	spec.Seats[seat] = p.Public()
+	spec.Seats[1-seat] = players.Of(botID, name)
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
 	// Create applies the cap on the unfinished rooms of the challenger and
@@ -359,5 +319,5 @@ func (s *Server) botAccount(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, protocol.PlayerInfo{ID: p.ID, Name: p.Name})
+	writeJSON(w, http.StatusOK, p.Public())
 }

@@ -14,10 +14,11 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // The bot API's streams and commands over plain HTTP (docs/bots-api.md), in
@@ -36,6 +37,9 @@ import (
 type botHub struct {
 	cfg BotAPIConfig
 	log *zap.Logger
+	// nodes reaches the other nodes (cluster.Node; nil on a single node).
+	// Set once, before the server serves.
+	nodes otherNodes
 
 	// quit is closed when the server shuts down: every stream ends, so
 	// that http.Server.Shutdown, which waits for them, does not.
@@ -84,25 +88,36 @@ func newBotHub(cfg BotAPIConfig, log *zap.Logger) *botHub {
 func (b *botHub) shutdown() { b.quitOnce.Do(func() { close(b.quit) }) }
 
 // BotInfo is one online bot in GET /api/bots.
-type BotInfo struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// Games is how many game streams the bot has open.
-	Games int `json:"games"`
-	// Open: its owner opened it to tournaments (botopen.go).
-	Open bool `json:"open,omitempty"`
+type BotInfo = protocol.BotInfo
+
+// otherNodes is what the bot API needs of the other nodes behind the same
+// balancer (cluster.Node): the bots online there, this node's bots told to
+// them, the events of bots whose streams they hold, and the commands of the
+// rooms they serve.
+type otherNodes interface {
+	BotsElsewhere() []protocol.BotInfo
+	BotsChanged()
+	BotEvent(bots []string, line []byte)
+	RunAt(ctx context.Context, owner, player, name string, m *protocol.ClientMessage, attempt int) (*protocol.ErrorMessage, hub.Delivery)
 }
 
-// online lists the bots with an event stream open, by name.
+// online lists the bots with an event stream open, here or on another
+// node, by name.
 func (b *botHub) online() []BotInfo {
-	b.mu.Lock()
-	out := make([]BotInfo, 0, len(b.bots))
-	for id, o := range b.bots {
-		if len(o.events) > 0 {
-			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games, Open: o.open})
+	out := b.onlineHere()
+	if b.nodes != nil {
+		have := make(map[string]int, len(out))
+		for i, o := range out {
+			have[o.ID] = i
+		}
+		for _, o := range b.nodes.BotsElsewhere() {
+			if i, ok := have[o.ID]; ok {
+				out[i].Games += o.Games
+			} else {
+				out = append(out, o)
+			}
 		}
 	}
-	b.mu.Unlock()
 	slices.SortFunc(out, func(x, y BotInfo) int {
 		if c := strings.Compare(x.Name, y.Name); c != 0 {
 			return c
@@ -112,34 +127,71 @@ func (b *botHub) online() []BotInfo {
 	return out
 }
 
-// name returns the name of a bot that is online.
-func (b *botHub) name(id string) (string, bool) {
+// onlineHere lists the bots with an event stream open on this node (the
+// heartbeat tells the other nodes of them).
+func (b *botHub) onlineHere() []BotInfo {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	o := b.bots[id]
-	if o == nil || len(o.events) == 0 {
-		return "", false
+	out := make([]BotInfo, 0, len(b.bots))
+	for id, o := range b.bots {
+		if len(o.events) > 0 {
+			out = append(out, BotInfo{ID: id, Name: o.name, Games: o.games, Open: o.open})
+		}
 	}
-	return o.name, true
+	return out
+}
+
+// name returns the name of a bot that is online, here or on another node.
+func (b *botHub) name(id string) (string, bool) {
+	b.mu.Lock()
+	o := b.bots[id]
+	here := o != nil && len(o.events) > 0
+	name := ""
+	if here {
+		name = o.name
+	}
+	b.mu.Unlock()
+	if here || b.nodes == nil {
+		return name, here
+	}
+	for _, o := range b.nodes.BotsElsewhere() {
+		if o.ID == id {
+			return o.Name, true
+		}
+	}
+	return "", false
+}
+
+// changed tells the other nodes at once that a bot came online here or
+// left (was is whether it had an event stream before).
+func (b *botHub) changed(was, is bool) {
+	if was != is && b.nodes != nil {
+		b.nodes.BotsChanged()
+	}
 }
 
 // setOpen records the bot's setting "open to tournaments" while it is
-// online.
+// online (and tells the other nodes at once).
 func (b *botHub) setOpen(id string, open bool) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if o := b.bots[id]; o != nil {
+	o := b.bots[id]
+	changed := o != nil && o.open != open && len(o.events) > 0
+	if o != nil {
 		o.open = open
+	}
+	b.mu.Unlock()
+	if changed && b.nodes != nil {
+		b.nodes.BotsChanged()
 	}
 }
 
 // openEvents registers an event stream of the bot, closing its oldest past
 // EventStreamsPerBot; nil when MaxStreams are open. open is the bot's
 // setting as the store has it.
-func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
+func (b *botHub) openEvents(p players.Identity, open bool) *eventSub {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.streams >= b.cfg.MaxStreams {
+		b.mu.Unlock()
 		return nil
 	}
 	o := b.bots[p.ID]
@@ -147,6 +199,9 @@ func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
 		o = &botOnline{}
 		b.bots[p.ID] = o
 	}
+	was := len(o.events) > 0
+	defer b.changed(was, true)
+	defer b.mu.Unlock()
 	o.name, o.open = p.Name, open
 	e := &eventSub{lines: make(chan []byte, eventQueue), kicked: make(chan struct{})}
 	o.events = append(o.events, e)
@@ -162,19 +217,23 @@ func (b *botHub) openEvents(p store.Player, open bool) *eventSub {
 // closeEvents forgets an event stream.
 func (b *botHub) closeEvents(id string, e *eventSub) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	was, is := false, false
 	if o := b.bots[id]; o != nil {
+		was = len(o.events) > 0
 		if i := slices.Index(o.events, e); i >= 0 {
 			o.events = slices.Delete(o.events, i, i+1)
 			b.streams--
 		}
+		is = len(o.events) > 0
 		b.forgetIdle(id, o)
 	}
+	b.mu.Unlock()
+	b.changed(was, is)
 }
 
 // openGame counts a game stream of the bot; it answers the refusal's
 // status and error when a cap is reached.
-func (b *botHub) openGame(p store.Player) (int, *protocol.Error) {
+func (b *botHub) openGame(p players.Identity) (int, *protocol.Error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.streams >= b.cfg.MaxStreams {
@@ -209,27 +268,58 @@ func (b *botHub) forgetIdle(id string, o *botOnline) {
 	}
 }
 
+// kickEvents closes the event streams of the bot (its account closed).
+func (b *botHub) kickEvents(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o := b.bots[id]; o != nil {
+		for _, e := range o.events {
+			e.kick()
+		}
+	}
+}
+
 // onGame is the rooms' OnGame hook: it queues the event on the event
-// streams of every bot seated in the room. It never blocks: a stream whose
-// queue is full is closed (the bot reconnects and is told its games again).
+// streams of every bot seated in the room, here and, through the other
+// nodes (BotEvent), wherever the bot's stream is. It never blocks: a
+// stream whose queue is full is closed (the bot reconnects and is told its
+// games again).
 func (b *botHub) onGame(ev rooms.GameEvent) {
+	if ev.Again {
+		return // the bot heard of it, or hears of its games when it connects
+	}
 	typ := "gameStart"
 	if ev.Status == rooms.StatusFinished {
 		typ = "gameFinish"
 	}
-	var line []byte
+	var bots []string
+	for _, p := range ev.Players {
+		if p.BotAccount {
+			bots = append(bots, p.ID)
+		}
+	}
+	if len(bots) == 0 {
+		return
+	}
+	line, _ := json.Marshal(BotEvent{Type: typ, Room: ev.Room, Game: ev.Game, Variant: ev.Variant})
+	b.deliver(bots, line)
+	if b.nodes != nil {
+		b.nodes.BotEvent(bots, line)
+	}
+}
+
+// deliver queues line on the event streams this node holds of bots; it is
+// also the cluster's OnBotEvent, for the events of rooms on other nodes.
+func (b *botHub) deliver(bots []string, line []byte) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, id := range ev.Players {
-		if !store.IsBotID(id) {
+	for _, id := range bots {
+		if !players.IsBotID(id) {
 			continue
 		}
 		o := b.bots[id]
 		if o == nil {
 			continue
-		}
-		if line == nil {
-			line, _ = json.Marshal(BotEvent{Type: typ, Room: ev.Room, Game: ev.Game, Variant: ev.Variant})
 		}
 		for _, e := range o.events {
 			select {
@@ -371,7 +461,7 @@ func (s *Server) botEventStream(w http.ResponseWriter, r *http.Request) {
 // queue of frames for the request's goroutine to write.
 type streamMember struct {
 	id   uint64
-	p    store.Player
+	p    players.Identity
 	max  int
 	wake chan struct{} // capacity 1
 
@@ -385,7 +475,7 @@ type streamMember struct {
 // counts up from 1), so that a room never takes one for the other.
 var streamIDs atomic.Uint64
 
-func newStreamMember(p store.Player, maxBytes int) *streamMember {
+func newStreamMember(p players.Identity, maxBytes int) *streamMember {
 	return &streamMember{id: 1<<63 | streamIDs.Add(1), p: p, max: maxBytes, wake: make(chan struct{}, 1)}
 }
 
@@ -448,15 +538,16 @@ type frameHead struct {
 	Status string `json:"status"`
 }
 
-// lookupRoom finds the request's room, or answers the error.
-func (s *Server) lookupRoom(w http.ResponseWriter, r *http.Request) (*rooms.Room, bool) {
+// lookupRoom finds the request's room, or answers the error: the room when
+// it runs here, else (several nodes) the node that serves it.
+func (s *Server) lookupRoom(w http.ResponseWriter, r *http.Request) (room *rooms.Room, owner string, ok bool) {
 	id := r.PathValue("room")
 	if id == "" || len(id) > maxRoomID {
 		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeUnknownRoom, "no room %q", id))
-		return nil, false
+		return nil, "", false
 	}
 	if room, ok := s.Rooms.Running(id); ok {
-		return room, true
+		return room, "", true
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
@@ -465,21 +556,17 @@ func (s *Server) lookupRoom(w http.ResponseWriter, r *http.Request) (*rooms.Room
 	switch {
 	case errors.Is(err, rooms.ErrUnknownRoom):
 		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeUnknownRoom, "no room %q", id))
-		return nil, false
-	case errors.As(err, &elsewhere):
-		// Several nodes: the bot API serves the rooms of the node it
-		// reaches; a bot behind a balancer uses the WebSocket protocol,
-		// which forwards.
-		w.Header().Set("Retry-After", "2")
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "room %s runs on another node; use the WebSocket protocol", id))
-		return nil, false
+		return nil, "", false
+	case errors.As(err, &elsewhere) && s.bots.nodes != nil:
+		// Several nodes behind a balancer: the room's node runs it.
+		return nil, elsewhere.Node, true
 	case err != nil:
 		s.log.Warn("room lookup", zap.String("room", id), zap.Error(err))
 		w.Header().Set("Retry-After", "2")
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not load room %s, try again", id))
-		return nil, false
+		return nil, "", false
 	}
-	return room, true
+	return room, "", true
 }
 
 // botGameStream answers GET /api/bot/game/{room}/stream: the room's
@@ -492,7 +579,7 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	room, ok := s.lookupRoom(w, r)
+	room, owner, ok := s.lookupRoom(w, r)
 	if !ok {
 		return
 	}
@@ -505,12 +592,29 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 	m := newStreamMember(p, s.cfg.BotAPI.QueueBytes)
 	// A seated player joins its own seat whatever it asks for; anyone
 	// else watches.
-	if !room.Join(m, rooms.RoleSpectator, nil) {
-		w.Header().Set("Retry-After", "1")
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
-		return
+	var stopped <-chan struct{} // the room's Done when it runs here
+	if owner == "" {
+		if !room.Join(m, rooms.RoleSpectator, nil) {
+			w.Header().Set("Retry-After", "1")
+			s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
+			return
+		}
+		defer room.Gone(m)
+		stopped = room.Done()
+	} else {
+		// Served by another node: the stream joins through the hub's
+		// router as a WebSocket would, and is joined again wherever the
+		// room moves until it ends (Detach).
+		a := s.Hub.Attach(m)
+		defer a.Detach()
+		ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+		perr := a.Route(ctx, &protocol.ClientMessage{Type: protocol.TypeRoomJoin, Room: r.PathValue("room"), As: rooms.RoleSpectator})
+		cancel()
+		if perr != nil {
+			s.unreached(w, perr)
+			return
+		}
 	}
-	defer room.Gone(m)
 	rc := ndjson(w)
 	t := time.NewTicker(s.cfg.BotAPI.Heartbeat)
 	defer t.Stop()
@@ -520,7 +624,7 @@ func (s *Server) botGameStream(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-s.bots.quit:
 			return
-		case <-room.Done():
+		case <-stopped:
 			// Adjourned or stopped: what was queued still goes.
 			frames, _ := m.take()
 			s.writeStates(w, rc, frames)
@@ -559,37 +663,24 @@ func (s *Server) writeStates(w http.ResponseWriter, rc *http.ResponseController,
 	return false, nil
 }
 
-// replyMember is the member a bot's HTTP command acts as: the room answers
-// an error to it, and only an error.
-type replyMember struct {
-	id uint64
-	p  store.Player
-
-	mu  sync.Mutex
-	err *protocol.ErrorMessage
-}
-
-func (m *replyMember) ConnID() uint64          { return m.id }
-func (m *replyMember) PlayerID() string        { return m.p.ID }
-func (m *replyMember) PlayerName() string      { return m.p.Name }
-func (m *replyMember) Joined(*rooms.Room) bool { return false }
-func (m *replyMember) Left(*rooms.Room)        {}
-func (m *replyMember) Send(f *protocol.Frame) bool {
-	var e protocol.ErrorMessage
-	if json.Unmarshal(f.Data, &e) == nil && e.Type == protocol.TypeError {
-		m.mu.Lock()
-		m.err = &e
-		m.mu.Unlock()
+// unreached answers the error of a room the hub's routing did not reach:
+// 404 for a room that does not exist, else 503 to try again.
+func (s *Server) unreached(w http.ResponseWriter, perr *protocol.Error) {
+	if perr.Code == protocol.CodeUnknownRoom {
+		s.httpError(w, http.StatusNotFound, perr)
+		return
 	}
-	return true
+	w.Header().Set("Retry-After", "1")
+	s.httpError(w, http.StatusServiceUnavailable, perr)
 }
 
-// botCommand runs a bot's move or resignation in its room and answers its
-// outcome: 200 {"ok":true} once the room has taken it (saved and
-// broadcast), the room's error otherwise. An illegal move changes nothing
-// and the bot's clock runs on.
+// botCommand runs a bot's move or resignation in its room, here or on the
+// node that serves it, and answers its outcome: 200 {"ok":true} once the
+// room has taken it (saved and broadcast), the room's error otherwise. An
+// illegal move changes nothing and the bot's clock runs on. check refuses
+// a body the command does not take; msg is the command with the body's.
 func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, check func(BotCommandBody) *protocol.Error,
-	do func(*rooms.Room, rooms.Member, BotCommandBody) bool) {
+	msg func(BotCommandBody) *protocol.ClientMessage) {
 	p, ok := s.bearerBot(w, r)
 	if !ok {
 		return
@@ -607,27 +698,32 @@ func (s *Server) botCommand(w http.ResponseWriter, r *http.Request, check func(B
 		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited, "slow down: at most %g commands a second", s.cfg.BotAPI.Rate))
 		return
 	}
-	room, ok := s.lookupRoom(w, r)
-	if !ok {
+	m := msg(body)
+	m.Room = r.PathValue("room")
+	if m.Room == "" || len(m.Room) > maxRoomID {
+		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeUnknownRoom, "no room %q", m.Room))
 		return
 	}
-	m := &replyMember{id: 1<<63 | streamIDs.Add(1), p: p}
-	// The command, then a read of the room's facts: the room runs its
-	// commands in order, so once Stats answers the command has run. A
-	// command the room took (its mailbox is unbuffered) runs whole: if the
-	// room closes after it (a resignation that ends the game as the last
-	// stream leaves, say), Stats is refused and the room's Done says the
-	// command is over.
-	if !do(room, m, body) {
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "room %s closed as you came, try again", room.ID()))
+	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+	defer cancel()
+	var e *protocol.ErrorMessage
+	here := func(room *rooms.Room) bool {
+		var posted bool
+		e, posted = hub.Run(room, p.ID, p.Name, m)
+		return posted
+	}
+	var elsewhere func(context.Context, string, int) hub.Delivery
+	if nodes := s.bots.nodes; nodes != nil {
+		elsewhere = func(ctx context.Context, owner string, attempt int) hub.Delivery {
+			var d hub.Delivery
+			e, d = nodes.RunAt(ctx, owner, p.ID, p.Name, m, attempt)
+			return d
+		}
+	}
+	if perr := hub.ReachWith(ctx, s.Rooms, s.log, m.Room, here, elsewhere); perr != nil {
+		s.unreached(w, perr)
 		return
 	}
-	if _, ok := room.Stats(); !ok {
-		<-room.Done()
-	}
-	m.mu.Lock()
-	e := m.err
-	m.mu.Unlock()
 	if e != nil {
 		status := http.StatusBadRequest
 		switch e.Code {
@@ -701,8 +797,8 @@ func (s *Server) botGameMove(w http.ResponseWriter, r *http.Request) {
 			return protocol.Errorf(protocol.CodeBadRequest, `"reason" is for a resignation`)
 		}
 		return nil
-	}, func(room *rooms.Room, m rooms.Member, b BotCommandBody) bool {
-		return room.MoveInfo(m, move, b.Info, nil)
+	}, func(b BotCommandBody) *protocol.ClientMessage {
+		return &protocol.ClientMessage{Type: protocol.TypeRoomMove, Move: move, Info: b.Info}
 	})
 }
 
@@ -713,10 +809,10 @@ func (s *Server) botGameResign(w http.ResponseWriter, r *http.Request) {
 			return protocol.Errorf(protocol.CodeBadRequest, `"reason" is %q or absent, not %q`, rooms.ReasonBotError, b.Reason)
 		}
 		return nil
-	}, func(room *rooms.Room, m rooms.Member, b BotCommandBody) bool {
+	}, func(b BotCommandBody) *protocol.ClientMessage {
 		if b.Reason == rooms.ReasonBotError {
-			return room.ResignBotError(m, b.Info, nil)
+			return &protocol.ClientMessage{Type: hub.TypeResignBotError, Info: b.Info}
 		}
-		return room.Resign(m, nil)
+		return &protocol.ClientMessage{Type: protocol.TypeRoomResign}
 	})
 }

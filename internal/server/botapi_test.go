@@ -10,7 +10,7 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
-	"github.com/tabuleiro/tabuleiro/store"
+	"github.com/tabuleiro/tabuleiro/players"
 )
 
 type apiError struct {
@@ -25,7 +25,7 @@ func TestBotAccounts(t *testing.T) {
 	s := testserver.Start(t, func(c *server.Config) { c.BotAPI.MaxBotsPerPlayer = 2 })
 	ana := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, ana.Token, "  robô\u0007 da Ana ")
-	if !store.IsBotID(id) || tok == "" || tok == ana.Token {
+	if !players.IsBotID(id) || tok == "" || tok == ana.Token {
 		t.Fatalf("registered id %q token %q", id, tok)
 	}
 	id2, _ := s.RegisterBot(t, ana.Token, "outro")

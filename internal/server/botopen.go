@@ -9,15 +9,15 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // A bot account's owner lists its bots (GET /api/bots/mine) and opens one
 // to tournaments or closes it (PATCH /api/bots/{id}, {"open": bool}): an
 // open bot may be entered in anyone's tournament, a closed one only in its
 // owner's (torneios.go, consent). The setting is kept with the bot's
-// identity (store.Bots.SetBotOpen); the bots online carry it in GET
+// identity (players.Bots.SetBotOpen); the bots online carry it in GET
 // /api/bots, as this node saw it when the bot's event stream opened or its
 // owner last changed it here.
 
@@ -27,7 +27,7 @@ type MyBot struct {
 	Name string `json:"name"`
 	// Open: anyone may enter it in a tournament.
 	Open bool `json:"open"`
-	// Online: its event stream is open on this node.
+	// Online: its event stream is open (on any node).
 	Online bool `json:"online"`
 }
 
@@ -36,22 +36,19 @@ type BotSettings struct {
 	Open *bool `json:"open"`
 }
 
-// ownerBots returns the bots of the person whose token the request
-// carries, or answers the error and returns false.
-func (s *Server) ownerBots(w http.ResponseWriter, r *http.Request) (store.Player, []store.Bot, store.Bots, bool) {
-	p, ok := s.bearer(w, r)
+// ownerBots returns the bots of the person the request is (its token, or
+// the page's session cookie), or answers the error and returns false.
+func (s *Server) ownerBots(w http.ResponseWriter, r *http.Request) (players.Identity, []players.Bot, players.Bots, bool) {
+	c, ok := s.caller(w, r)
+	p := c.Identity
 	if !ok {
 		return p, nil, nil, false
 	}
-	if store.IsBotID(p.ID) {
+	if players.IsBotID(p.ID) {
 		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "a bot has no bots: use your own player token"))
 		return p, nil, nil, false
 	}
-	bs, ok := s.cfg.Store.(store.Bots)
-	if !ok {
-		s.httpError(w, http.StatusNotImplemented, protocol.Errorf(protocol.CodeInternal, "this server's store keeps no bot accounts"))
-		return p, nil, nil, false
-	}
+	bs := s.cfg.Store
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
 	mine, err := bs.OwnerBots(ctx, p.ID)
@@ -101,7 +98,7 @@ func (s *Server) setBot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	i := slices.IndexFunc(mine, func(b store.Bot) bool { return b.ID == id })
+	i := slices.IndexFunc(mine, func(b players.Bot) bool { return b.ID == id })
 	if i < 0 {
 		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeBadRequest, "you have no bot %q", id))
 		return
@@ -118,7 +115,7 @@ func (s *Server) setBot(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	err := bs.SetBotOpen(ctx, id, *req.Open)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, players.ErrNotFound):
 		s.httpError(w, http.StatusNotFound, protocol.Errorf(protocol.CodeBadRequest, "bot %q has expired", id))
 		return
 	case err != nil:
@@ -135,13 +132,9 @@ func (s *Server) setBot(w http.ResponseWriter, r *http.Request) {
 // botOpen reads whether bot id is open to tournaments, for its entry in
 // the bots online; false when the store cannot say.
 func (s *Server) botOpen(ctx context.Context, id string) bool {
-	bs, ok := s.cfg.Store.(store.Bots)
-	if !ok {
-		return false
-	}
 	ctx, cancel := context.WithTimeout(ctx, loadTimeout)
 	defer cancel()
-	open, err := bs.BotsOpen(ctx, []string{id})
+	open, err := s.cfg.Store.BotsOpen(ctx, []string{id})
 	if err != nil {
 		s.log.Warn("bot open", zap.String("bot", id), zap.Error(err))
 	}

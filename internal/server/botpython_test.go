@@ -2,9 +2,6 @@ package server_test
 
 import (
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,27 +50,11 @@ func playAsPerson(t *testing.T, c *testserver.Client, room string, seat int) tes
 // it comes online, a person challenges it to queens tradicional, and it
 // plays the game to the end and exits.
 func TestPythonExampleBot(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for the Python client's test: %v", err)
-	}
 	s := testserver.Start(t)
 	ana := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, ana.Token, "exemplo")
-	var out testserver.Output
-	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
-		"--servidor", s.URL, "--token="+tok, "--partidas", "1")
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // nothing written into the source tree
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
+	bot := testserver.PythonBot(t, s.URL, tok, "--partidas", "1")
+	out := &bot.Out
 	waitBotOnline(t, s, id, out.String)
 	var ch struct{ Room string }
 	if code := s.Do(t, "POST", "/api/bots/"+id+"/challenge", ana.Token,
@@ -85,9 +66,8 @@ func TestPythonExampleBot(t *testing.T) {
 		t.Fatalf("the game ended %s", fin.Raw)
 	}
 	select {
-	case err := <-exited:
-		exited <- err // for the cleanup
-		if err != nil {
+	case <-bot.Exited():
+		if err := bot.Err(); err != nil {
 			t.Fatalf("the example exited with %v:\n%s", err, out.String())
 		}
 	case <-time.After(testserver.Timeout):

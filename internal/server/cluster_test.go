@@ -3,6 +3,8 @@ package server_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,18 +17,19 @@ import (
 )
 
 // startNodes starts n nodes sharing one memory store and one memory broker,
-// as several lobby processes share one Redis.
-func startNodes(t *testing.T, n int, ttl time.Duration) []*testserver.Server {
+// as several lobby processes share one Redis; edit may change each node's
+// configuration.
+func startNodes(t *testing.T, n int, ttl time.Duration, edit ...func(*server.Config)) []*testserver.Server {
 	t.Helper()
 	st := memstore.New()
 	b := broker.NewMemory(0)
 	t.Cleanup(func() { _ = b.Close() })
 	nodes := make([]*testserver.Server, n)
 	for i := range nodes {
-		nodes[i] = testserver.Start(t, func(c *server.Config) {
+		nodes[i] = testserver.Start(t, append([]func(*server.Config){func(c *server.Config) {
 			c.Store = st
 			c.Cluster = &server.Cluster{Broker: b, Node: "node" + strconv.Itoa(i), TTL: ttl}
-		})
+		}}, edit...)...)
 	}
 	return nodes
 }
@@ -209,4 +212,134 @@ func TestClusterRematchCarriesRemotePlayers(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// TestClusterBotOnEveryNode: a bot account whose every HTTP request goes to
+// node 0 is online on node 1; a person there challenges it, the room runs
+// on node 1, and the bot hears gameStart on node 0, streams the game from
+// node 0 (the first state full), gets an illegal move's error from node 1's
+// room with nothing changed, plays its moves through node 0, and hears the
+// end: its last state and gameFinish.
+func TestClusterBotOnEveryNode(t *testing.T) {
+	nodes := startNodes(t, 2, 600*time.Millisecond)
+	near, far := nodes[0], nodes[1]
+	ana := far.Hello(t, "ana", "")
+	id, tok := far.RegisterBot(t, ana.Token, "robo")
+	events := near.OpenStream(t, "/api/bot/stream/event", tok)
+	if events.Status != http.StatusOK {
+		t.Fatalf("event stream: %d", events.Status)
+	}
+	eventually(t, "the bot online on the other node", func() bool {
+		var list struct{ Bots []server.BotInfo }
+		far.GetJSON(t, "/api/bots", &list)
+		return len(list.Bots) == 1 && list.Bots[0].ID == id && list.Bots[0].Name == "robo"
+	})
+	var ch struct {
+		Room string
+		Seat int
+	}
+	if code := far.Do(t, "POST", "/api/bots/"+id+"/challenge", ana.Token,
+		map[string]any{"game": "morris", "variant": "3", "seat": 1, "clock": map[string]int{"base": 300}}, &ch); code != http.StatusCreated {
+		t.Fatalf("challenge on the other node: %d", code)
+	}
+	if _, here := near.Rooms.Running(ch.Room); here {
+		t.Fatal("the challenge's room runs on the bot's node")
+	}
+	if ev := events.Next(nil); ev.Type != "gameStart" || ev.Room != ch.Room {
+		t.Fatalf("event %s", ev.Raw)
+	}
+	ana.Send(map[string]any{"type": "room.join", "room": ch.Room, "as": "player"})
+	ana.Wait("room.joined", nil)
+	game := near.OpenStream(t, "/api/bot/game/"+ch.Room+"/stream", tok)
+	first := game.Next(nil)
+	if first.Type != "room.state" || first.Moves == nil || botSeat(first, id) != 0 {
+		t.Fatalf("first line %s: want the full room.state, the bot in seat 0", first.Raw)
+	}
+	var e apiError
+	if code := near.Do(t, "POST", "/api/bot/game/"+ch.Room+"/move/"+url.PathEscape("z9/x"), tok, nil, &e); code != http.StatusBadRequest || e.Error.Code != "illegal_move" {
+		t.Fatalf("illegal move through the other node: %d %+v", code, e)
+	}
+	st, made := first, 0
+	for made < 2 {
+		if botTurn(st, 0) {
+			if code := near.Do(t, "POST", "/api/bot/game/"+ch.Room+"/move/"+url.PathEscape(st.Legal[0]), tok, nil, &e); code != http.StatusOK {
+				t.Fatalf("move %s: %d %+v", st.Legal[0], code, e)
+			}
+			made++
+		}
+		st = game.Next(func(m testserver.Msg) bool { return m.Seq > st.Seq })
+		if !st.Players[0].Connected {
+			t.Fatalf("the bot's seat shows away while its stream is open: %s", st.Raw)
+		}
+		if botTurn(st, 1) && made < 2 {
+			ana.Send(map[string]any{"type": "room.move", "room": ch.Room, "move": st.Legal[0]})
+		}
+	}
+	if code := near.Do(t, "POST", "/api/bot/game/"+ch.Room+"/move/"+url.PathEscape(st.Legal[0]), tok, nil, &e); code != http.StatusConflict || e.Error.Code != "not_your_turn" {
+		t.Fatalf("a move out of turn: %d %+v", code, e)
+	}
+	ana.Send(map[string]any{"type": "room.resign", "room": ch.Room})
+	if last := game.Next(func(m testserver.Msg) bool { return m.Status == "finished" }); last.Result == nil || *last.Result.Winner != 0 {
+		t.Fatalf("finished: %s", last.Raw)
+	}
+	if fin := events.Next(nil); fin.Type != "gameFinish" || fin.Room != ch.Room {
+		t.Fatalf("event %s", fin.Raw)
+	}
+}
+
+// TestClusterBotStreamFollowsItsRoom: a bot's game stream on node 0
+// follows its room from node 1 when node 1 stops: it is joined again where
+// the room goes, gets the whole state again, and the bot's next move
+// through node 0 is played there.
+func TestClusterBotStreamFollowsItsRoom(t *testing.T) {
+	nodes := startNodes(t, 3, 600*time.Millisecond)
+	near, far, third := nodes[0], nodes[1], nodes[2]
+	ana := third.Hello(t, "ana", "")
+	id, tok := near.RegisterBot(t, ana.Token, "robo")
+	events := near.OpenStream(t, "/api/bot/stream/event", tok)
+	eventually(t, "the bot online on node 1", func() bool {
+		var list struct{ Bots []server.BotInfo }
+		far.GetJSON(t, "/api/bots", &list)
+		return len(list.Bots) == 1
+	})
+	var ch struct{ Room string }
+	if code := far.Do(t, "POST", "/api/bots/"+id+"/challenge", ana.Token,
+		map[string]any{"game": "orbito", "variant": "2", "seat": 1}, &ch); code != http.StatusCreated {
+		t.Fatalf("challenge: %d", code)
+	}
+	events.Next(func(m testserver.Msg) bool { return m.Type == "gameStart" && m.Room == ch.Room })
+	ana.Send(map[string]any{"type": "room.join", "room": ch.Room, "as": "player"})
+	ana.Wait("room.joined", nil)
+	game := near.OpenStream(t, "/api/bot/game/"+ch.Room+"/stream", tok)
+	st := game.Next(func(m testserver.Msg) bool { return botTurn(m, 0) })
+	var e apiError
+	if code := near.Do(t, "POST", "/api/bot/game/"+ch.Room+"/move/"+url.PathEscape(st.Legal[0]), tok, nil, &e); code != http.StatusOK {
+		t.Fatalf("first move: %d %+v", code, e)
+	}
+	st = game.Next(func(m testserver.Msg) bool { return m.Status == "playing" && m.Turn != nil && *m.Turn == 1 })
+
+	far.Stop() // its room releases its lease; the members join it again elsewhere
+	rejoined := game.Next(func(m testserver.Msg) bool { return m.Moves != nil && len(m.Moves) == 1 })
+	if _, onFar := far.Rooms.Running(ch.Room); onFar {
+		t.Fatal("the room still runs on the stopped node")
+	}
+	for tries := 0; ; tries++ {
+		if tries == 100 {
+			t.Fatal("ana's move was refused a hundred times after the room moved")
+		}
+		// ana's connection may be joining again too: her move is
+		// refused (internal, try again) until it has.
+		ana.Send(map[string]any{"type": "room.move", "room": ch.Room, "move": st.Legal[0], "id": 1})
+		if m, ok := ana.TryWait("", func(m testserver.Msg) bool {
+			return m.Room == ch.Room && (m.Type == "error" || m.Type == "room.state" && m.LastMove != nil && m.LastMove.Seat == 1)
+		}, testserver.Timeout); !ok || m.Type == "room.state" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	again := game.Next(func(m testserver.Msg) bool { return m.Seq > rejoined.Seq && botTurn(m, 0) })
+	if code := near.Do(t, "POST", "/api/bot/game/"+ch.Room+"/move/"+url.PathEscape(again.Legal[0]), tok, nil, &e); code != http.StatusOK {
+		t.Fatalf("the bot's move after the room moved: %d %+v", code, e)
+	}
+	game.Next(func(m testserver.Msg) bool { return m.LastMove != nil && m.LastMove.Seat == 0 && m.Seq > again.Seq })
 }

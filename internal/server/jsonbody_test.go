@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
-	"github.com/tabuleiro/tabuleiro/store"
 )
 
 // TestTrailingDataRefused: every JSON body of the HTTP API (a bot's
@@ -22,7 +21,7 @@ func TestTrailingDataRefused(t *testing.T) {
 	ana := s.Hello(t, "ana", "")
 	botID, botToken := s.RegisterBot(t, ana.Token, "robo")
 	s.OpenStream(t, "/api/bot/stream/event", botToken)
-	bots := s.Store.(store.Bots)
+	bots := s.Store
 	post := func(path, token, body string) (int, string) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, s.URL+path, strings.NewReader(body))

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -31,17 +32,10 @@ type gameSummary struct {
 	Game    string           `json:"game"`
 	Variant string           `json:"variant"`
 	Private bool             `json:"private,omitempty"`
-	Players []playerSummary  `json:"players"`
+	Players []players.Seated `json:"players"`
 	Moves   int              `json:"moves"`
 	Result  *protocol.Result `json:"result"`
 	Ended   int64            `json:"ended"`
-}
-
-type playerSummary struct {
-	Seat int    `json:"seat"`
-	ID   string `json:"id,omitempty"`
-	Name string `json:"name"`
-	Bot  string `json:"bot,omitempty"`
 }
 
 // playerRecords answers GET /api/players/{player}/records?before=&limit=:
@@ -74,7 +68,8 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	// Player ids are public (room states name them): a private game (an
-	// invitation) is listed only to the player, by their own token.
+	// invitation) is listed only to the player, by their own token or
+	// session cookie (a session that ended lists the public games).
 	own := false
 	if r.Header.Get("Authorization") != "" {
 		p, ok := s.bearer(w, r)
@@ -82,6 +77,11 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		own = p.ID == player
+	} else if ck, err := r.Cookie(players.SessionCookie); err == nil {
+		ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+		p, _, err := s.players.BySession(ctx, ck.Value)
+		cancel()
+		own = err == nil && p.ID == player
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
@@ -139,13 +139,12 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 // summarize is the list entry of a record.
 func summarize(rec *records.Record, ended time.Time) gameSummary {
 	g := gameSummary{Room: rec.Room, Game: rec.Game, Variant: rec.Variant, Private: rec.Private,
-		Players: make([]playerSummary, len(rec.Players)), Moves: len(rec.Moves), Ended: ended.UnixMilli()}
+		Players: make([]players.Seated, len(rec.Players)), Moves: len(rec.Moves), Ended: ended.UnixMilli()}
 	for i, p := range rec.Players {
-		name := p.Name
-		if name == "" && p.Bot != "" {
-			name = "bot " + p.Bot
+		if p.Name == "" && p.Bot != "" {
+			p.Name = "bot " + p.Bot
 		}
-		g.Players[i] = playerSummary{Seat: i, ID: p.ID, Name: name, Bot: p.Bot}
+		g.Players[i] = players.Seated{Seat: i, Player: p}
 	}
 	if res := rec.Result; res != nil {
 		g.Result = &protocol.Result{Reason: res.Reason}

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -218,9 +219,9 @@ func (s *Server) recordFor(w http.ResponseWriter, r *http.Request, rec *records.
 			return nil, false
 		}
 		mine[p.ID] = true
-		if bots, ok := s.cfg.Store.(store.Bots); ok && !store.IsBotID(p.ID) {
+		if !players.IsBotID(p.ID) {
 			ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-			own, err := bots.OwnerBots(ctx, p.ID)
+			own, err := s.cfg.Store.OwnerBots(ctx, p.ID)
 			cancel()
 			if err != nil {
 				s.log.Warn("record: the reader's bots", zap.String("player", p.ID), zap.Error(err))
@@ -232,6 +233,6 @@ func (s *Server) recordFor(w http.ResponseWriter, r *http.Request, rec *records.
 	}
 	return rec.VisibleTo(func(seat int) bool {
 		id := rec.Players[seat].ID
-		return store.IsBotID(id) && mine[id]
+		return players.IsBotID(id) && mine[id]
 	}), true
 }

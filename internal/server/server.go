@@ -10,7 +10,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"runtime"
+	"strconv"
 	"time"
 
 	"go.uber.org/zap"
@@ -22,6 +24,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -55,6 +58,10 @@ type Config struct {
 	// first move before the game is aborted (default 30 s; see
 	// rooms.Config).
 	AbortAfter time.Duration
+	// AdjournAfter is how long every player of a playing game must have
+	// been gone before the lobby shows it adjourned (default 30 s; see
+	// rooms.Config).
+	AdjournAfter time.Duration
 	// Chat bounds every room's chat (zero fields: rooms.DefaultChatLimits).
 	Chat rooms.ChatLimits
 	// MaxPlayerRooms is how many unfinished rooms one player may hold
@@ -86,6 +93,9 @@ type Config struct {
 	MaxPositionsBytes int
 	// BotAPI bounds the bot accounts' API (botaccounts.go, botapi.go).
 	BotAPI BotAPIConfig
+	// Accounts bounds accounts, sessions and the hashing of passwords
+	// (accounts.go).
+	Accounts AccountsConfig
 	// TorneioParallel bounds the games of one tournament played at once
 	// (default torneio.DefaultParallel); MaxTorneios the tournaments
 	// running at once (default torneio.DefaultMaxLive).
@@ -176,8 +186,12 @@ type Server struct {
 	botClients *netlimit.Counter
 	replays    chan struct{} // a slot per replay running (records.go)
 	bots       *botHub       // the bot accounts online (botapi.go)
-	analyses   analyses      // the games being analysed (analysis.go)
-	handler    http.Handler  // the routes, with the write deadline and the header limit (httpBounds)
+	// players makes, finds and signs in players; hasher is its password
+	// hashing pool (accounts.go), closed by Shutdown.
+	players  *players.Directory
+	hasher   *players.Hasher
+	analyses analyses     // the games being analysed (analysis.go)
+	handler  http.Handler // the routes, with the write deadline and the header limit (httpBounds)
 }
 
 // New builds the service. The caller owns cfg.Store.
@@ -224,6 +238,12 @@ func New(cfg Config) (*Server, error) {
 		botClients: netlimit.NewCounter(cfg.BotAPIPerClient), replays: make(chan struct{}, cfg.Replays)}
 	cfg.BotAPI.defaults(cfg.Hub)
 	s.cfg.BotAPI = cfg.BotAPI
+	cfg.Accounts.defaults()
+	s.cfg.Accounts = cfg.Accounts
+	a := cfg.Accounts
+	s.hasher = players.NewHasher(a.HashWorkers, a.HashQueue, a.Hash)
+	s.players = players.NewDirectory(players.Config{Store: cfg.Store, Hasher: s.hasher, Now: cfg.Now,
+		SessionTTL: a.SessionTTL, NameHold: a.NameHold, MaxFailures: a.MaxFailures, FailureWindow: a.FailureWindow})
 	s.bots = newBotHub(cfg.BotAPI, cfg.Log.Named("botapi"))
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
@@ -242,7 +262,7 @@ func New(cfg Config) (*Server, error) {
 				}
 			}}
 		ncfg = &cluster.Config{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL,
-			Log: cfg.Log.Named("cluster")}
+			Log: cfg.Log.Named("cluster"), Bots: s.bots.onlineHere, OnBotEvent: s.bots.deliver}
 		ncfg.Matcher, _ = cfg.Store.(store.Matcher)
 		if lv, ok := c.Broker.(broker.Liveness); ok && c.LiveTTL >= 0 {
 			ncfg.Liveness = lv
@@ -250,16 +270,17 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.Rooms = rooms.NewManager(rooms.Config{Cluster: rc, Catalog: cfg.Catalog, Store: cfg.Store, Pool: s.Pool,
 		Log: cfg.Log.Named("rooms"), Metrics: s.Metrics, BotTimeout: cfg.BotTimeout, WatchDelay: cfg.WatchDelay,
-		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, Now: cfg.Now, Chat: cfg.Chat,
+		Grace: cfg.Grace, AdjournFactor: cfg.AdjournFactor, AbortAfter: cfg.AbortAfter, AdjournAfter: cfg.AdjournAfter, Now: cfg.Now, Chat: cfg.Chat,
 		MaxPlayerRooms: cfg.MaxPlayerRooms,
 		OnChange: func() {
 			if h != nil {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: s.bots.onGame})
+		OnGame: []func(rooms.GameEvent){s.bots.onGame}})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
+	hubc.Players = s.players
 	if hubc.MaxConns <= 0 && cfg.HTTP.MaxConns > 0 {
 		hubc.MaxConns = WebSocketShare(cfg.HTTP.MaxConns)
 	}
@@ -280,8 +301,10 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			_ = h.Shutdown(context.Background(), protocol.CloseRestart, "")
 			s.Pool.Close()
+			s.hasher.Close()
 			return nil, err
 		}
+		s.bots.nodes = node
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /ws", h)
@@ -290,6 +313,7 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("POST /api/bot/move", s.botMove)
 	s.routeRecords(mux)
 	s.routeBots(mux)
+	s.routeAccounts(mux)
 	s.startTorneios(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -403,6 +427,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		err = herr
 	}
 	s.Pool.Close()
+	s.hasher.Close()
 	return err
 }
 
@@ -424,8 +449,36 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"games": s.cfg.Catalog.Infos()})
 }
 
+// rooms answers GET /api/rooms?cursor=&limit=&game=&status=: a page of the
+// public unfinished rooms, newest first, and the cursor of the next.
 func (s *Server) rooms(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"rooms": s.Hub.RoomSummaries()})
+	q, perr := roomsQuery(r.URL.Query())
+	if _, known := s.cfg.Catalog.Game(q.Game); perr == nil && q.Game != "" && !known {
+		perr = protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", q.Game)
+	}
+	if perr != nil {
+		s.httpError(w, http.StatusBadRequest, perr)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+	defer cancel()
+	writeJSON(w, http.StatusOK, s.Hub.Rooms(ctx, q))
+}
+
+// roomsQuery reads the query of GET /api/rooms.
+func roomsQuery(v url.Values) (hub.Query, *protocol.Error) {
+	q := hub.Query{Limit: hub.DefaultRoomsLimit, Cursor: v.Get("cursor"), Game: v.Get("game"), Status: v.Get("status")}
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > hub.MaxRoomsLimit {
+			return q, protocol.Errorf(protocol.CodeBadRequest, `"limit" must be 1 to %d`, hub.MaxRoomsLimit)
+		}
+		q.Limit = n
+	}
+	if err := q.Check(); err != nil {
+		return q, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
+	}
+	return q, nil
 }
 
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {

@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -121,30 +118,13 @@ func (p *extPlayer) step(t *testing.T) {
 // over the WebSocket protocol, to the end; every pair played both seats, and
 // the standings the API shows are what the rooms' results say.
 func TestTorneioQueens(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for the Python bot in the tournament: %v", err)
-	}
 	s := testserver.Start(t)
 	players := []*extPlayer{{c: s.Hello(t, "Ana", ""), last: true}}
 	for _, p := range players {
 		p.joined, p.seq, p.acted = map[string]bool{}, map[string]int64{}, map[string]string{}
 	}
 	botID, botToken := s.RegisterBot(t, players[0].c.Token, "exemplo")
-	var out testserver.Output
-	cmd := exec.Command(py, filepath.Join("..", "..", "clients", "python", "exemplo.py"),
-		"--servidor", s.URL, "--token="+botToken) // a token may begin with "-": one argument
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	})
+	out := &testserver.PythonBot(t, s.URL, botToken).Out
 	waitBotOnline(t, s, botID, out.String)
 	body := `{"game":"queens","entrants":[{"level":"apressado"},{"level":"gulosa"},{"bot":"` + botID +
 		`"},{"player":"` + players[0].c.Player.ID + `"}],"partidas":[["tradicional",1]]}`

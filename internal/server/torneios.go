@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/torneio"
@@ -49,13 +50,13 @@ func (s *Server) startTorneios(mux *http.ServeMux) {
 
 // playerNames returns the display names of ids: a bot account's from the
 // bots online (its registered name), the others' (people, and bots
-// offline) from the store (store.PlayerNames, one round trip for them
+// offline) from the store (players.Identities.PlayerNames, one round trip for them
 // all). Ids it cannot name are left out.
 func (s *Server) playerNames(ctx context.Context, ids []string) map[string]string {
 	out := make(map[string]string, len(ids))
 	var people []string
 	for _, id := range ids {
-		if store.IsBotID(id) {
+		if players.IsBotID(id) {
 			if n, ok := s.bots.name(id); ok {
 				out[id] = n
 				continue
@@ -63,14 +64,13 @@ func (s *Server) playerNames(ctx context.Context, ids []string) map[string]strin
 		}
 		people = append(people, id)
 	}
-	pn, ok := s.cfg.Store.(store.PlayerNames)
-	if !ok || len(people) == 0 {
+	if len(people) == 0 {
 		return out
 	}
-	if len(people) > store.MaxNameLookups {
-		people = people[:store.MaxNameLookups]
+	if len(people) > players.MaxNameLookups {
+		people = people[:players.MaxNameLookups]
 	}
-	names, err := pn.PlayerNames(ctx, people)
+	names, err := s.cfg.Store.PlayerNames(ctx, people)
 	if err != nil {
 		s.log.Warn("player names", zap.Error(err))
 	}
@@ -81,11 +81,11 @@ func (s *Server) playerNames(ctx context.Context, ids []string) map[string]strin
 }
 
 func (s *Server) createTorneio(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.bearer(w, r)
+	p, ok := s.caller(w, r)
 	if !ok {
 		return
 	}
-	if store.IsBotID(p.ID) {
+	if players.IsBotID(p.ID) {
 		s.httpError(w, http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden, "a bot cannot create tournaments: use your own player token"))
 		return
 	}
@@ -144,12 +144,8 @@ func (s *Server) consent(ctx context.Context, owner string, entrants []torneio.E
 		s.log.Warn("torneio consent", zap.String("lookup", what), zap.Error(err))
 		return http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not look up the entrants, try again")
 	}
-	pn, ok := s.cfg.Store.(store.PlayerNames)
-	botStore, okBots := s.cfg.Store.(store.Bots)
-	if !ok || !okBots {
-		return http.StatusNotImplemented, protocol.Errorf(protocol.CodeInternal, "this server's store cannot check who agreed to play")
-	}
-	known, err := pn.PlayerNames(ctx, ids)
+	botStore := s.cfg.Store
+	known, err := s.cfg.Store.PlayerNames(ctx, ids)
 	if err != nil {
 		return unavailable("names", err)
 	}
@@ -173,7 +169,7 @@ func (s *Server) consent(ctx context.Context, owner string, entrants []torneio.E
 		return unavailable("bots open", err)
 	}
 	for i, e := range entrants {
-		if e.Bot == "" || open[e.Bot] || slices.ContainsFunc(mine, func(b store.Bot) bool { return b.ID == e.Bot }) {
+		if e.Bot == "" || open[e.Bot] || slices.ContainsFunc(mine, func(b players.Bot) bool { return b.ID == e.Bot }) {
 			continue
 		}
 		return http.StatusForbidden, protocol.Errorf(protocol.CodeForbidden,
@@ -192,7 +188,7 @@ func hasKey[V any](m map[string]V, k string) bool {
 // owner's start before the deadline.
 func (s *Server) answerTorneio(answer string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, ok := s.bearer(w, r)
+		p, ok := s.caller(w, r)
 		if !ok {
 			return
 		}

@@ -11,5 +11,5 @@ func RoomCount(s *Store) int {
 func PlayerCount(s *Store) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.byToken)
+	return len(s.players.byID)
 }

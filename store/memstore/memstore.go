@@ -80,8 +80,7 @@ type Store struct {
 	mu        sync.Mutex
 	rooms     map[string]*room
 	live      map[string]time.Time          // room id -> UpdatedAt
-	byToken   map[string]*guest             // token hash -> identity
-	tokenOf   map[string]string             // player id -> token hash
+	players   identities                    // identities, accounts, sessions, guards (players.go)
 	playerRms map[string]*roomSet           // player id -> unfinished room ids
 	leases    map[string]*lease             // room id -> lease and epoch
 	queues    map[string][]store.MatchEntry // quick-match queues (match.go)
@@ -108,14 +107,6 @@ type room struct {
 	expiresAt time.Time // retention after a finish, idle-room TTL after another save
 }
 
-// guest is an identity and when it expires unless renewed; open is a bot
-// account's setting (bots.go), kept with its identity.
-type guest struct {
-	p       store.Player
-	expires time.Time
-	open    bool
-}
-
 // roomSet is a player's unfinished rooms; it expires with the guest TTL
 // after the last save that added to it.
 type roomSet struct {
@@ -137,8 +128,7 @@ func New(opts ...Option) *Store {
 		now:       time.Now,
 		rooms:     make(map[string]*room),
 		live:      make(map[string]time.Time),
-		byToken:   make(map[string]*guest),
-		tokenOf:   make(map[string]string),
+		players:   newIdentities(),
 		playerRms: make(map[string]*roomSet),
 		leases:    make(map[string]*lease),
 	}
@@ -238,9 +228,7 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 		}
 	}
 	for _, p := range r.Players {
-		if g := s.byToken[s.tokenOf[p]]; g != nil && now.Before(g.expires) {
-			g.expires = now.Add(s.guestTTL)
-		}
+		s.renewLocked(p, now)
 		if r.Finished {
 			s.removePlayerRoomLocked(p, r.ID)
 			continue
@@ -329,43 +317,6 @@ func (s *Store) LiveRooms(ctx context.Context, limit int) ([]string, error) {
 	return ids, nil
 }
 
-// SavePlayer implements store.Store.
-func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("save player %s: %w", p.ID, err)
-	}
-	if p.ID == "" || p.TokenHash == "" {
-		return fmt.Errorf("save player %q: empty id or token hash", p.ID)
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweepLocked(now)
-	g := &guest{p: p, expires: now.Add(s.guestTTL)}
-	if old := s.byToken[p.TokenHash]; old != nil && old.p.ID == p.ID {
-		g.open = old.open // a rename keeps the settings
-	}
-	s.byToken[p.TokenHash] = g
-	s.tokenOf[p.ID] = p.TokenHash
-	return nil
-}
-
-// PlayerByToken implements store.Store.
-func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Player, error) {
-	if err := ctx.Err(); err != nil {
-		return store.Player{}, fmt.Errorf("player by token: %w", err)
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, ok := s.byToken[tokenHash]
-	if !ok || !now.Before(g.expires) {
-		return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
-	}
-	g.expires = now.Add(s.guestTTL)
-	return g.p, nil
-}
-
 // PlayerRooms implements store.Store. The ids come sorted.
 func (s *Store) PlayerRooms(ctx context.Context, playerID string) ([]string, error) {
 	if err := ctx.Err(); err != nil {
@@ -431,14 +382,7 @@ func (s *Store) sweepLocked(now time.Time) {
 			delete(s.live, id)
 		}
 	}
-	for hash, g := range s.byToken {
-		if !now.Before(g.expires) {
-			delete(s.byToken, hash)
-			if s.tokenOf[g.p.ID] == hash {
-				delete(s.tokenOf, g.p.ID)
-			}
-		}
-	}
+	s.players.sweep(now)
 	for p, set := range s.playerRms {
 		if !now.Before(set.expires) {
 			delete(s.playerRms, p)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/players"
+	"github.com/tabuleiro/tabuleiro/players/playerstest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/store/storetest"
@@ -16,6 +18,12 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return memstore.New(memstore.WithRetention(ttl.Retention), memstore.WithIdleRoomTTL(ttl.IdleRoom),
 			memstore.WithGuestTTL(ttl.Guest))
+	})
+}
+
+func TestPlayersConformance(t *testing.T) {
+	playerstest.Run(t, func(t *testing.T, guestTTL time.Duration) players.Store {
+		return memstore.New(memstore.WithIdleRoomTTL(guestTTL), memstore.WithGuestTTL(guestTTL))
 	})
 }
 
@@ -49,15 +57,15 @@ func TestExpiredGuestsAndIdleRoomsAreSwept(t *testing.T) {
 	s := memstore.New(memstore.WithIdleRoomTTL(20*time.Millisecond), memstore.WithGuestTTL(20*time.Millisecond))
 	for i := range 100 {
 		hash := fmt.Sprint("h", i)
-		if err := s.SavePlayer(ctx, store.Player{ID: store.PlayerID(hash), TokenHash: hash}); err != nil {
+		if err := s.SavePlayer(ctx, players.Identity{ID: players.GuestID(hash), TokenHash: hash}, false); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SaveRoom(ctx, store.Room{ID: hash, Seq: 1, Players: []string{store.PlayerID(hash)}, Live: true}); err != nil {
+		if err := s.SaveRoom(ctx, store.Room{ID: hash, Seq: 1, Players: []string{players.GuestID(hash)}, Live: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	time.Sleep(50 * time.Millisecond)
-	if err := s.SavePlayer(ctx, store.Player{ID: store.PlayerID("new"), TokenHash: "new"}); err != nil {
+	if err := s.SavePlayer(ctx, players.Identity{ID: players.GuestID("new"), TokenHash: "new"}, false); err != nil {
 		t.Fatal(err)
 	}
 	if n, r := memstore.PlayerCount(s), memstore.RoomCount(s); n != 1 || r != 0 {

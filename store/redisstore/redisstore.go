@@ -6,9 +6,18 @@
 //
 //	P room:{<id>}           hash: seq, snap, snapseq, snaplen, players (JSON), live, finished, updated (Unix µs)
 //	P room:{<id>}:log       list: the room's log entries, oldest first
-//	P player:<id>           hash: token (hash), name; id = store.PlayerID(token hash)
+//	P player:<id>           hash: a guest's or bot account's token (hash) and name, id = players.GuestID
+//	                        or players.BotID of the token hash; an account's name, password (argon2id),
+//	                        joined (Unix ms), retired (its guest token's hash); a bot's owner
 //	P player:<tokenhash>    hash: id, name (identities made before ids were derived)
 //	P player:<id>:rooms     set: ids of the player's unfinished rooms (an index)
+//	P player:<id>:sessions  set: hashes of the account's sessions (an index)
+//	P player:<id>:devices   sorted set: hashes of the devices that signed in, by time added (ms)
+//	P account:<name>        string: the account's id under its name without case; "" while a
+//	                        closed account's name is held (PX)
+//	P session:<hash>        hash: player, created, expires (Unix ms); expires then (PEXPIREAT)
+//	P signin:<key>          integer: failed sign-ins under the key in a window (PX)
+//	P bots:<owner>          hash: bot id -> bot (JSON) (bots.go)
 //	P rooms:live            sorted set: live room ids by UpdatedAt (an index)
 //	P room:{<id>}:lease     string: the node holding the room, expiring (PX)
 //	P room:{<id>}:epoch     integer: incremented at every takeover; fences saves
@@ -226,7 +235,8 @@ func (s *Store) RoomKey(id string) string { return s.prefix + "room:{" + id + "}
 func (s *Store) LogKey(id string) string { return s.RoomKey(id) + ":log" }
 
 // PlayerKey is the key of a player's identity, by player id (the ids
-// store.PlayerID derives) or, for identities made before, by token hash.
+// players.GuestID and players.BotID derive, an account's) or, for
+// identities made before ids were derived, by token hash.
 func (s *Store) PlayerKey(idOrTokenHash string) string { return s.prefix + "player:" + idOrTokenHash }
 
 // ProbeKey is the key /readyz's write probe sets (Ping).
@@ -538,9 +548,10 @@ func (s *Store) savePipeline(ctx context.Context, batch []*saveReq, eval bool) [
 				pipe.SAdd(ctx, s.PlayerRoomsKey(p), r.ID)
 				pipe.PExpire(ctx, s.PlayerRoomsKey(p), s.guestTTL)
 			}
-			// The seated player's identity lives on (a no-op for one
-			// made before ids were derived, renewed by its hellos).
-			pipe.PExpire(ctx, s.PlayerKey(p), s.guestTTL)
+			// The seated guest's identity lives on (a no-op for one
+			// made before ids were derived, renewed by its hellos, and
+			// for an account, which never expires).
+			s.renewGuest(ctx, pipe, s.PlayerKey(p))
 		}
 		if r.Record != nil {
 			s.records.index(ctx, pipe, *r.Record)
@@ -709,71 +720,6 @@ func (s *Store) roomFields(ctx context.Context, ids []string, fields ...string) 
 		out[i] = row
 	}
 	return out, nil
-}
-
-// SavePlayer implements store.Store: one MULTI that writes the identity and
-// its expiry together (a player whose id is not PlayerID of its token, one
-// made before ids were derived, keeps its key by token hash).
-func (s *Store) SavePlayer(ctx context.Context, p store.Player) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("save player %s: %w", p.ID, err)
-	}
-	if p.ID == "" || p.TokenHash == "" {
-		return fmt.Errorf("save player %q: empty id or token hash", p.ID)
-	}
-	_, err := s.c.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		if derivedID(p.ID, p.TokenHash) {
-			pipe.HSet(ctx, s.PlayerKey(p.ID), "token", p.TokenHash, "name", p.Name)
-			pipe.PExpire(ctx, s.PlayerKey(p.ID), s.guestTTL)
-		} else {
-			pipe.HSet(ctx, s.PlayerKey(p.TokenHash), "id", p.ID, "name", p.Name)
-			pipe.PExpire(ctx, s.PlayerKey(p.TokenHash), s.guestTTL)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("save player %s: %w", p.ID, s.refused(err))
-	}
-	return nil
-}
-
-// PlayerByToken implements store.Store in one round trip: it reads the
-// identity under its derived id and under the token hash (identities made
-// before ids were derived), and renews the expiry of both keys (a no-op on
-// the one that is not there).
-func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (store.Player, error) {
-	if err := ctx.Err(); err != nil {
-		return store.Player{}, fmt.Errorf("player by token: %w", err)
-	}
-	ids := [...]string{store.PlayerID(tokenHash), store.BotID(tokenHash)}
-	pipe := s.c.Pipeline()
-	var derived [len(ids)]*redis.MapStringStringCmd
-	for i, id := range ids {
-		derived[i] = pipe.HGetAll(ctx, s.PlayerKey(id))
-		pipe.PExpire(ctx, s.PlayerKey(id), s.guestTTL)
-	}
-	legacy := pipe.HGetAll(ctx, s.PlayerKey(tokenHash))
-	pipe.PExpire(ctx, s.PlayerKey(tokenHash), s.guestTTL)
-	if _, err := pipe.Exec(ctx); err != nil {
-		return store.Player{}, fmt.Errorf("player by token: %w", err)
-	}
-	for i, id := range ids {
-		if h := derived[i].Val(); h["token"] == tokenHash {
-			return store.Player{ID: id, Name: h["name"], TokenHash: tokenHash}, nil
-		}
-	}
-	if h := legacy.Val(); h["id"] != "" {
-		return store.Player{ID: h["id"], Name: h["name"], TokenHash: tokenHash}, nil
-	}
-	return store.Player{}, fmt.Errorf("player by token: %w", store.ErrNotFound)
-}
-
-// derivedID reports whether id is the one derived from tokenHash, a
-// person's (store.PlayerID) or a bot account's (store.BotID): such an
-// identity is kept under its id, so that it is found by id (PlayerNames)
-// as well as by token. Older identities are kept under their token hash.
-func derivedID(id, tokenHash string) bool {
-	return id == store.PlayerID(tokenHash) || id == store.BotID(tokenHash)
 }
 
 // PlayerRooms implements store.Store. Each id is checked against its room's

@@ -12,6 +12,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
+	"github.com/tabuleiro/tabuleiro/players"
+	"github.com/tabuleiro/tabuleiro/players/playerstest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 	"github.com/tabuleiro/tabuleiro/store/storetest"
@@ -46,6 +48,13 @@ func TestConformance(t *testing.T) {
 	addr := redistest.Start(t)
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return newStore(t, addr, ttlOptions(ttl)...)
+	})
+}
+
+func TestPlayersConformance(t *testing.T) {
+	addr := redistest.Start(t)
+	playerstest.Run(t, func(t *testing.T, guestTTL time.Duration) players.Store {
+		return newStore(t, addr, redisstore.WithIdleRoomTTL(guestTTL), redisstore.WithGuestTTL(guestTTL))
 	})
 }
 
@@ -168,8 +177,8 @@ func TestRoomTTLs(t *testing.T) {
 			t.Fatalf("PTTL %s = %v, want about %v", k, ttl, want)
 		}
 	}
-	p := store.Player{ID: store.PlayerID("h"), Name: "ana", TokenHash: "h"}
-	if err := s.SavePlayer(ctx, p); err != nil {
+	p := players.Identity{ID: players.GuestID("h"), Name: "ana", TokenHash: "h"}
+	if err := s.SavePlayer(ctx, p, false); err != nil {
 		t.Fatal(err)
 	}
 	about(s.PlayerKey(p.ID), store.DefaultGuestTTL)

@@ -12,6 +12,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
+	"github.com/tabuleiro/tabuleiro/players"
+	"github.com/tabuleiro/tabuleiro/players/playerstest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 	"github.com/tabuleiro/tabuleiro/store/storetest"
@@ -32,6 +34,14 @@ func TestConformanceCluster(t *testing.T) {
 	c := redistest.StartCluster(t, 3)
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return openURL(t, c.URL(), ttlOptions(ttl)...)
+	})
+}
+
+// The players' suite on a Cluster: every script touches one key.
+func TestPlayersConformanceCluster(t *testing.T) {
+	c := redistest.StartCluster(t, 3)
+	playerstest.Run(t, func(t *testing.T, guestTTL time.Duration) players.Store {
+		return openURL(t, c.URL(), redisstore.WithIdleRoomTTL(guestTTL), redisstore.WithGuestTTL(guestTTL))
 	})
 }
 

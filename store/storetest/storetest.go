@@ -17,11 +17,11 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
@@ -67,7 +67,6 @@ func Run(t *testing.T, newStore Factory) {
 		{"LiveRoomsOrderAndLimit", testLiveRoomsOrder},
 		{"LiveRoomsRemoval", testLiveRoomsRemoval},
 		{"PlayerRooms", testPlayerRooms},
-		{"Players", testPlayers},
 		{"FinishedRoomsExpire", testFinishedExpire},
 		{"ConcurrentSavesDifferentRooms", testConcurrentRooms},
 		{"ConcurrentSavesSameSeqOneWins", testConcurrentSameSeq},
@@ -79,24 +78,20 @@ func Run(t *testing.T, newStore Factory) {
 		{"LeaseRelease", testLeaseRelease},
 		{"MatchPairs", testMatchPairs},
 		{"MatchConcurrent", testMatchConcurrent},
-		{"DerivedPlayerIDs", testDerivedPlayerIDs},
-		{"GuestsExpireUnlessRenewed", testGuestsExpire},
 		{"SeatedGuestsKeepTheirIdentity", testSeatedGuestsKept},
+		{"SeatedAccountsLast", testSeatedAccountsLast},
 		{"IdleRoomsExpire", testIdleRoomsExpire},
-		{"Bots", testBots},
 		{"LogOnlyLoadIsSnapshotAndTail", testLogOnlyLoadIsSnapshotAndTail},
 		{"LogOnlyStaleChangesNothing", testLogOnlyStaleChangesNothing},
 		{"LogOnlyFenced", testLogOnlyFenced},
 		{"LogOnlyConcurrentOneWins", testLogOnlyConcurrentOneWins},
-		{"PlayerNames", testPlayerNames},
 		{"SaveWritesRecord", testSaveWritesRecord},
 		{"RefusedSaveWritesNoRecord", testRefusedSaveWritesNoRecord},
 		{"RecordOnlyWithFinishedSnapshot", testRecordOnlyWithFinishedSnapshot},
-		{"BotsOpen", testBotsOpen},
 		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
-	short := map[string]bool{"GuestsExpireUnlessRenewed": true, "SeatedGuestsKeepTheirIdentity": true, "IdleRoomsExpire": true}
+	short := map[string]bool{"SeatedGuestsKeepTheirIdentity": true, "SeatedAccountsLast": true, "IdleRoomsExpire": true}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -358,12 +353,6 @@ func testInvalidInput(t *testing.T, s store.Store) {
 	if err := s.SaveRoom(ctx, store.Room{ID: "neg", Seq: -1}); err == nil {
 		t.Error("SaveRoom with a negative seq succeeded")
 	}
-	if err := s.SavePlayer(ctx, store.Player{ID: "", Name: "x", TokenHash: "h"}); err == nil {
-		t.Error("SavePlayer with an empty id succeeded")
-	}
-	if err := s.SavePlayer(ctx, store.Player{ID: "p", Name: "x", TokenHash: ""}); err == nil {
-		t.Error("SavePlayer with an empty token hash succeeded")
-	}
 	if ids := mustLive(t, s, 0); len(ids) != 0 {
 		t.Errorf("LiveRooms(0) = %v, want empty", ids)
 	}
@@ -433,34 +422,6 @@ func testPlayerRooms(t *testing.T, s store.Store) {
 	mustSave(t, s, store.Room{ID: "r2", Seq: 3, Players: []string{"a", "c"}, Finished: true, UpdatedAt: t0})
 	check("a", "r1")
 	check("c")
-}
-
-func testPlayers(t *testing.T, s store.Store) {
-	ctx := ctxT(t)
-	p := store.Player{ID: "p1", Name: "Ana", TokenHash: "h1"}
-	if err := s.SavePlayer(ctx, p); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SavePlayer(ctx, store.Player{ID: "p2", Name: "Bia", TokenHash: "h2"}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.PlayerByToken(ctx, "h1")
-	if err != nil || got != p {
-		t.Fatalf("PlayerByToken(h1) = %+v, %v; want %+v", got, err, p)
-	}
-	p.Name = "Ana Maria"
-	if err := s.SavePlayer(ctx, p); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := s.PlayerByToken(ctx, "h1"); err != nil || got != p {
-		t.Fatalf("PlayerByToken(h1) after rename = %+v, %v; want %+v", got, err, p)
-	}
-	if got, err := s.PlayerByToken(ctx, "h2"); err != nil || got.ID != "p2" || got.Name != "Bia" {
-		t.Fatalf("PlayerByToken(h2) = %+v, %v", got, err)
-	}
-	if _, err := s.PlayerByToken(ctx, "h3"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("PlayerByToken(h3) error = %v, want ErrNotFound", err)
-	}
 }
 
 func testFinishedExpire(t *testing.T, s store.Store) {
@@ -598,13 +559,11 @@ func testContextCancelled(t *testing.T, s store.Store) {
 		"SaveRoom": func() error {
 			return s.SaveRoom(ctx, store.Room{ID: "r", Seq: 2, Snapshot: []byte("cancelled"), Append: bs("x"), UpdatedAt: t0})
 		},
-		"LoadRoom":      func() error { _, err := s.LoadRoom(ctx, "r"); return err },
-		"RoomLog":       func() error { _, err := s.RoomLog(ctx, "r"); return err },
-		"LiveRooms":     func() error { _, err := s.LiveRooms(ctx, 10); return err },
-		"SavePlayer":    func() error { return s.SavePlayer(ctx, store.Player{ID: "p", Name: "n", TokenHash: "h"}) },
-		"PlayerByToken": func() error { _, err := s.PlayerByToken(ctx, "h"); return err },
-		"PlayerRooms":   func() error { _, err := s.PlayerRooms(ctx, "p"); return err },
-		"Ping":          func() error { return s.Ping(ctx) },
+		"LoadRoom":    func() error { _, err := s.LoadRoom(ctx, "r"); return err },
+		"RoomLog":     func() error { _, err := s.RoomLog(ctx, "r"); return err },
+		"LiveRooms":   func() error { _, err := s.LiveRooms(ctx, 10); return err },
+		"PlayerRooms": func() error { _, err := s.PlayerRooms(ctx, "p"); return err },
+		"Ping":        func() error { return s.Ping(ctx) },
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, context.Canceled) {
@@ -638,53 +597,13 @@ func testPing(t *testing.T, s store.Store) {
 // sleepUntil sleeps until t.
 func sleepUntil(t time.Time) { time.Sleep(time.Until(t)) }
 
-func testGuestsExpire(t *testing.T, s store.Store) {
-	ctx := ctxT(t)
-	kept := store.Player{ID: store.PlayerID("kept"), Name: "Ana", TokenHash: "kept"}
-	idle := store.Player{ID: store.PlayerID("idle"), Name: "Bia", TokenHash: "idle"}
-	old := store.Player{ID: "p-random-old", Name: "Caio", TokenHash: "old"} // an id made before ids were derived
-	for _, p := range []store.Player{kept, idle, old} {
-		if err := s.SavePlayer(ctx, p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	saved := time.Now()
-	// Half way, two of them say hello: it renews them.
-	sleepUntil(saved.Add(expiryTTL / 2))
-	for _, p := range []store.Player{kept, old} {
-		if got, err := s.PlayerByToken(ctx, p.TokenHash); err != nil || got != p {
-			t.Fatalf("PlayerByToken(%s) half way: %+v, %v", p.TokenHash, got, err)
-		}
-	}
-	renewed := time.Now()
-	// Past the first expiry, before the renewed one.
-	sleepUntil(saved.Add(expiryTTL + expiryTTL/5))
-	if time.Since(renewed) < expiryTTL { // checked only if the machine kept time
-		for _, p := range []store.Player{kept, old} {
-			if got, err := s.PlayerByToken(ctx, p.TokenHash); err != nil || got != p {
-				t.Fatalf("PlayerByToken(%s) renewed by its hello: %+v, %v", p.TokenHash, got, err)
-			}
-		}
-	}
-	if _, err := s.PlayerByToken(ctx, "idle"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("an identity idle past the guest TTL: error %v, want ErrNotFound", err)
-	}
-	// Nobody's hello again: everyone goes.
-	sleepUntil(time.Now().Add(expiryTTL + expiryTTL/5))
-	for _, p := range []store.Player{kept, old} {
-		if _, err := s.PlayerByToken(ctx, p.TokenHash); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("PlayerByToken(%s) idle past the guest TTL: error %v, want ErrNotFound", p.TokenHash, err)
-		}
-	}
-}
-
 // testSeatedGuestsKept: a player who says no hello but is seated in an
 // unfinished room keeps its identity as long as the room is saved, and its
 // room stays in its unfinished rooms.
 func testSeatedGuestsKept(t *testing.T, s store.Store) {
 	ctx := ctxT(t)
-	p := store.Player{ID: store.PlayerID("seated"), Name: "Ana", TokenHash: "seated"}
-	if err := s.SavePlayer(ctx, p); err != nil {
+	p := players.Identity{ID: players.GuestID("seated"), Name: "Ana", TokenHash: "seated"}
+	if err := s.SavePlayer(ctx, p, false); err != nil {
 		t.Fatal(err)
 	}
 	saved := time.Now()
@@ -742,24 +661,23 @@ func testIdleRoomsExpire(t *testing.T, s store.Store) {
 // testDerivedPlayerIDs: PlayerID is a function of the token hash alone, ids
 // of different hashes differ, and a player saved under its derived id is
 // found by token; so is one saved under another id (made before).
-func testDerivedPlayerIDs(t *testing.T, s store.Store) {
+
+// testSeatedAccountsLast checks that the saves of a room an account is
+// seated in leave the account without an expiry: it outlives the guest TTL
+// with nothing renewing it.
+func testSeatedAccountsLast(t *testing.T, s store.Store) {
 	ctx := ctxT(t)
-	if store.PlayerID("h") != store.PlayerID("h") || store.PlayerID("h") == store.PlayerID("i") {
-		t.Fatal("PlayerID is not a function of the token hash alone")
-	}
-	if id := store.PlayerID("h"); len(id) != 17 || !strings.HasPrefix(id, "p") {
-		t.Fatalf("PlayerID(h) = %q, want p and 16 characters", id)
-	}
-	p := store.Player{ID: store.PlayerID("tok"), Name: "Ana", TokenHash: "tok"}
-	if err := s.SavePlayer(ctx, p); err != nil {
+	g := players.Identity{ID: players.GuestID("acct"), Name: "ana", TokenHash: "acct"}
+	if err := s.SavePlayer(ctx, g, false); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.PlayerByToken(ctx, "tok"); err != nil || got != p {
-		t.Fatalf("PlayerByToken = %+v, %v; want %+v", got, err, p)
+	a := players.Identity{ID: g.ID, Name: "ana", PasswordHash: "$argon2id$x", Joined: 1}
+	if err := s.CreateAccount(ctx, a, g.TokenHash); err != nil {
+		t.Fatal(err)
 	}
-	// Another token whose derived id nobody saved is not found, even if
-	// its hash was someone's id.
-	if _, err := s.PlayerByToken(ctx, p.ID); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("PlayerByToken of an id: %v, want ErrNotFound", err)
+	mustSave(t, s, store.Room{ID: "game", Seq: 1, Players: []string{a.ID}, Live: true, UpdatedAt: t0})
+	sleepUntil(time.Now().Add(expiryTTL + expiryTTL/4))
+	if got, err := s.PlayerByID(ctx, a.ID); err != nil || got != a {
+		t.Fatalf("an account seated in a saved room, past the guest TTL: %+v, %v; want it kept", got, err)
 	}
 }

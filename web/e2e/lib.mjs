@@ -473,6 +473,21 @@ export async function assertTextFits(page, where) {
 // NARROW is the narrowest phone the page is made for (320 CSS pixels).
 export const NARROW = { width: 320, height: 640 };
 
+// pageFetch sends a JSON request from p's page, as the page's own scripts
+// do: the session cookie (HttpOnly, which no script reads) and the Origin
+// go with it. It resolves with {status, body}.
+export async function pageFetch(p, method, path, body) {
+  return p.page.evaluate(async ([m, u, b]) => {
+    const init = { method: m, headers: {} };
+    if (b !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(b); }
+    const r = await fetch(u, init);
+    const text = await r.text();
+    let j = null;
+    try { j = JSON.parse(text); } catch { /* empty */ }
+    return { status: r.status, body: j };
+  }, [method, path, body]);
+}
+
 // watchFirstTorneioGame opens the first game listed on a tournament's page
 // (one click), checks its board is on screen and comes back to the page.
 export async function watchFirstTorneioGame(page, id) {

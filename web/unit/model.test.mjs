@@ -356,6 +356,14 @@ test('players, turns and the join panel', () => {
   const left = { ...playing, st: { ...playing.st, players: playing.st.players.map((p) => (p.seat === 1 ? { ...p, connected: false, claimableAt: 5 } : p)) } };
   assert.deepEqual(M.claim(left), { at: 5 });
   assert.equal(M.players(left)[1].state, 'offline');
+  // Adjourned, to a visitor, while no player is here: not while one is,
+  // never to a player, never a finished game.
+  const gone = { ...playing, st: { ...playing.st, players: playing.st.players.map((p) => ({ ...p, connected: false })) } };
+  const visitor = { ...gone, role: 'spectator', seat: null };
+  assert.equal(M.adjourned(visitor), true);
+  assert.equal(M.adjourned({ ...left, role: 'spectator', seat: null }), false);
+  assert.equal(M.adjourned(gone), false);
+  assert.equal(M.adjourned({ ...visitor, st: { ...visitor.st, status: 'finished' } }), false);
 });
 
 test('morris: a premove in the opponent\'s turn is played when its turn comes, when legal', () => {

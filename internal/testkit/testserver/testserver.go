@@ -21,6 +21,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
@@ -43,6 +44,7 @@ type Server struct {
 	Store      store.Store
 	t          testing.TB
 	once       sync.Once
+	answers    answers // the Browsers' answers (browser.go)
 }
 
 // Start starts the service with the memory store (unless cfg sets one) and
@@ -54,6 +56,9 @@ func Start(t testing.TB, edit ...func(*server.Config)) *Server {
 		Log: zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))}
 	// Tests play far faster than people: the rate limit test sets its own.
 	cfg.Hub.Rate, cfg.Hub.Burst = 5000, 10000
+	// Passwords are hashed with argon2id at a test's cost, not OWASP's
+	// 19 MiB: the accounts tests sign in dozens of times.
+	cfg.Accounts.Hash = players.HashParams{Memory: 64, Time: 1, Threads: 1}
 	// and chat as a barrier: the chat limits' tests set their own.
 	cfg.Chat = rooms.ChatLimits{PlayerLines: 1e9, PlayerBurst: 1e9, PlayerBytes: 1e12, PlayerBytesBurst: 1e12,
 		RoomLines: 1e9, RoomBurst: 1e9, RoomBytes: 1e12, RoomBytesBurst: 1e12}
@@ -119,7 +124,7 @@ type Msg struct {
 	Role       string                `json:"role"`
 	Seat       *int                  `json:"seat"`
 	Token      string                `json:"token"`
-	Player     protocol.PlayerInfo   `json:"player"`
+	Player     players.Player        `json:"player"`
 	Rooms      json.RawMessage       `json:"rooms"`
 	Queues     []protocol.Queue      `json:"queues"`
 	Text       string                `json:"text"`
@@ -148,7 +153,7 @@ type Client struct {
 	// held is the state the client holds of each room (read's goroutine
 	// only): the last room.state with the patches and presences since.
 	held   map[string]*held
-	Player protocol.PlayerInfo
+	Player players.Player
 	Token  string
 }
 

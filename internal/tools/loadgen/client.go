@@ -256,6 +256,7 @@ func (c *Client) deliver(p *parser, f *Frame, data []byte, at time.Time) error {
 		(*h)(c, f, view, newMove, at)
 		return nil
 	}
+	f.At = at
 	select {
 	case c.inbox <- f.clone():
 	default: // nobody waits for it: the setup skips what it does not need

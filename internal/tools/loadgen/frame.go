@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"time"
 
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/protocol/jsonscan"
@@ -38,6 +39,9 @@ type Frame struct {
 	// Token and PlayerID: welcome's token and player.id.
 	Token    string
 	PlayerID string
+	// At is when the frame was read from the socket (the inbox's copies;
+	// a Handler gets it as an argument).
+	At time.Time
 	// legal is the raw "legal" array, nil when absent or null. In a frame
 	// given to a Handler it points into the read buffer.
 	legal Moves

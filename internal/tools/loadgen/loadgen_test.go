@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -13,9 +14,9 @@ import (
 // smoke runs one short workload against the real server started in-process
 // and checks the report: no errors, every connection still held. Timings
 // are printed by -v, never asserted.
-func smoke(t *testing.T, cfg Config) *Report {
+func smoke(t *testing.T, cfg Config, edit ...func(*server.Config)) *Report {
 	t.Helper()
-	s := testserver.Start(t, func(c *server.Config) { c.Hub.Compression = cfg.Compress })
+	s := testserver.Start(t, append([]func(*server.Config){func(c *server.Config) { c.Hub.Compression = cfg.Compress }}, edit...)...)
 	cfg.URL = s.WSURL
 	cfg.Settle = 10 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -112,5 +113,19 @@ func TestSmokeBotsReconnectIdle(t *testing.T) {
 	rep = smoke(t, Config{Mode: "idle", Conns: 200})
 	if rep.Conns != 200 {
 		t.Fatalf("idle: %d held, want 200", rep.Conns)
+	}
+}
+
+// TestSmokeSignins: the sign-in flood's scenario runs clean against a
+// server that trusts the load generator as a proxy: both phases measured,
+// every flood request answered 401 (hashed, never refused by a limit).
+func TestSmokeSignins(t *testing.T) {
+	rep := smoke(t, Config{Mode: "signins", Moves: 4, Flood: 4, Game: "orbito", Variant: "2", Level: "facil"},
+		func(c *server.Config) { c.HTTP.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")} })
+	if rep.BotQuiet.N != 4 || rep.BotFlood.N != 4 || rep.BotRatio() <= 0 {
+		t.Fatalf("signins: %d quiet and %d flood replies, ratio %.2f", rep.BotQuiet.N, rep.BotFlood.N, rep.BotRatio())
+	}
+	if rep.SignIns["401"] == 0 || len(rep.SignIns) != 1 {
+		t.Fatalf("signins: the flood's answers %v, want 401s only", rep.SignIns)
 	}
 }

@@ -26,7 +26,7 @@ import (
 )
 
 // Modes are the workloads.
-var Modes = []string{"fanout", "rooms", "bots", "reconnect", "idle"}
+var Modes = []string{"fanout", "rooms", "bots", "reconnect", "idle", "signins"}
 
 // Config is one run.
 type Config struct {
@@ -81,6 +81,9 @@ type Config struct {
 	PID int
 	// MoveTimeout bounds the wait for a move to reach everyone.
 	MoveTimeout time.Duration
+	// Flood: signins, the sign-ins sent at once during the second phase
+	// (default DefaultFlood).
+	Flood int
 	// Log receives progress lines (nil: none).
 	Log io.Writer
 }
@@ -106,6 +109,9 @@ func (c *Config) defaults() {
 	}
 	if c.Log == nil {
 		c.Log = io.Discard
+	}
+	if c.Flood <= 0 {
+		c.Flood = DefaultFlood
 	}
 }
 
@@ -142,6 +148,21 @@ type Report struct {
 	Setup time.Duration
 	// Rate is the aggregate move rate the rooms aimed at (0: none).
 	Rate float64
+	// BotQuiet and BotFlood: signins, the bot's reply time (the person's
+	// move seen to the bot's seen) on a quiet server and during the flood;
+	// SignIns the flood's answers by status, SignInsPerSec their rate.
+	BotQuiet, BotFlood Summary
+	SignIns            map[string]int64
+	SignInsPerSec      float64
+}
+
+// BotRatio is the bot's median reply time during the flood over its
+// median on the quiet server (signins), 0 without samples.
+func (r *Report) BotRatio() float64 {
+	if r.BotQuiet.P50 <= 0 {
+		return 0
+	}
+	return float64(r.BotFlood.P50) / float64(r.BotQuiet.P50)
 }
 
 // ErrorCount is the sum of Errors.
@@ -173,6 +194,12 @@ func (r *Report) Print(w io.Writer) {
 	}
 	if r.Seated.N > 0 {
 		fmt.Fprintf(w, "%s: drop -> seated again: %v; all %d seated after %s ms\n", r.Mode, r.Seated, r.Seated.N, ms(r.AllSeated))
+	}
+	if r.BotQuiet.N > 0 {
+		fmt.Fprintf(w, "%s: the bot's reply, quiet server:     %v\n", r.Mode, r.BotQuiet)
+		fmt.Fprintf(w, "%s: the bot's reply, during the flood: %v\n", r.Mode, r.BotFlood)
+		fmt.Fprintf(w, "%s: median during / quiet: %.2f (target: at most 1.5)\n", r.Mode, r.BotRatio())
+		fmt.Fprintf(w, "%s: sign-ins %.0f/s, answers %v\n", r.Mode, r.SignInsPerSec, r.SignIns)
 	}
 	if r.RSSAfterKB > 0 {
 		fmt.Fprintf(w, "%s: server VmRSS %d KB -> %d KB (%.1f KB per connection)\n", r.Mode, r.RSSBeforeKB, r.RSSAfterKB, r.KBPerConn)
@@ -218,6 +245,17 @@ func (r *Report) Print(w io.Writer) {
 		add("seated_p50_ms", ms(r.Seated.P50))
 		add("seated_p99_ms", ms(r.Seated.P99))
 		add("all_seated_ms", ms(r.AllSeated))
+	}
+	if r.BotQuiet.N > 0 {
+		add("bot_quiet_p50_ms", ms(r.BotQuiet.P50))
+		add("bot_quiet_p90_ms", ms(r.BotQuiet.P90))
+		add("bot_flood_p50_ms", ms(r.BotFlood.P50))
+		add("bot_flood_p90_ms", ms(r.BotFlood.P90))
+		add("bot_ratio", fmt.Sprintf("%.2f", r.BotRatio()))
+		add("signins_per_s", fmt.Sprintf("%.0f", r.SignInsPerSec))
+		for _, code := range slices.Sorted(maps.Keys(r.SignIns)) {
+			add("signins_"+code, r.SignIns[code])
+		}
 	}
 	if r.RSSAfterKB > 0 {
 		add("rss_before_kb", r.RSSBeforeKB)
@@ -279,6 +317,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep, err = r.reconnect(ctx)
 	case "idle":
 		rep, err = r.idle(ctx)
+	case "signins":
+		rep, err = r.signins(ctx)
 	default:
 		return nil, fmt.Errorf("unknown mode %q (one of %s)", cfg.Mode, strings.Join(Modes, ", "))
 	}

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launch, person, closeAll, noErrors, waitStatus, waitFor, boardsOnScreen, setLang, shoot, cell,
-  PHONE, DESKTOP,
+  PHONE, DESKTOP, pageFetch,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -50,13 +50,10 @@ function runBot(base, id, token, stop) {
 
 test('a person plays a bot that is online, from the lobby', async () => {
   const owner = await person(browser, srv.url, 'Ana');
-  const token = await waitFor(() => owner.page.evaluate(() => localStorage.getItem('tabuleiro.token')), 'the owner\'s token');
-  const reg = await fetch(`${srv.url}/api/bots`, {
-    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Robozinho' }),
-  });
+  // The page registers it as the page is known: its session cookie.
+  const reg = await pageFetch(owner, 'POST', '/api/bots', { name: 'Robozinho' });
   assert.equal(reg.status, 201);
-  const bot = await reg.json();
+  const bot = reg.body;
   assert.match(bot.id, /^bot\./);
   const stop = new AbortController();
   runBot(srv.url, bot.id, bot.token, stop.signal);

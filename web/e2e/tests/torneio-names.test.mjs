@@ -4,11 +4,10 @@
 // at phone and desktop sizes, in both languages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  startServer, launch, person, closeAll, noErrors, setLang, waitFor, sleep, PHONE, DESKTOP, SHOTS, LANGS,
+  startServer, launch, person, closeAll, noErrors, setLang, waitFor, sleep, PHONE, DESKTOP, SHOTS, LANGS, pageFetch,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
 
@@ -16,35 +15,24 @@ let srv, browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await srv?.stop(); });
 
-// playerID is store.PlayerID of a guest token (docs: SHA-256 of the token,
-// then of "tabuleiro player id\0" and that hash, 96 bits in base64url).
-function playerID(token) {
-  const hash = createHash('sha256').update(token).digest('hex');
-  return 'p' + createHash('sha256').update('tabuleiro player id\0' + hash).digest().subarray(0, 12).toString('base64url');
-}
-
 test('a tournament lists its entrants by name in the lobby and on its page', async () => {
   const ana = await person(browser, srv.url, 'Ana');
-  const token = await waitFor(() => ana.page.evaluate(() => localStorage.getItem('tabuleiro.token')), "Ana's token");
-  const anaID = playerID(token);
-  const reg = await fetch(`${srv.url}/api/bots`, {
-    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Robozinho' }),
-  });
+  // The page is known by its session cookie: it asks who it is, and
+  // registers the bot, as its own scripts do.
+  const anaID = (await pageFetch(ana, 'GET', '/api/me')).body.id;
+  const reg = await pageFetch(ana, 'POST', '/api/bots', { name: 'Robozinho' });
   assert.equal(reg.status, 201);
-  const bot = await reg.json();
+  const bot = reg.body;
   // The bot is online while its event stream is open.
   const stop = new AbortController();
   const events = await fetch(`${srv.url}/api/bot/stream/event`, { headers: { Authorization: `Bearer ${bot.token}` }, signal: stop.signal });
   assert.equal(events.status, 200);
   await waitFor(async () => ((await (await fetch(`${srv.url}/api/bots`)).json()).bots || []).some((b) => b.id === bot.id), 'the bot online');
 
-  const r = await fetch(`${srv.url}/api/torneios`, {
-    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ game: 'queens', entrants: [{ player: anaID }, { bot: bot.id }, { level: 'gulosa' }], partidas: [['tradicional', 1]] }),
-  });
+  const r = await pageFetch(ana, 'POST', '/api/torneios',
+    { game: 'queens', entrants: [{ player: anaID }, { bot: bot.id }, { level: 'gulosa' }], partidas: [['tradicional', 1]] });
   assert.equal(r.status, 201);
-  const { id } = await r.json();
+  const { id } = r.body;
   const v = await (await fetch(`${srv.url}/api/torneios/${id}`)).json();
   assert.deepEqual(v.entrants.map((e) => e.name), ['Ana', 'Robozinho', 'bot gulosa']);
 

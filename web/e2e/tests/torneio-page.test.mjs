@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   startServer, launch, person, closeAll, noErrors, setLang, watchFirstTorneioGame, waitFor, sleep, assertContrast, PHONE, DESKTOP, LANGS, SHOTS,
+  pageFetch,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
 
@@ -47,14 +48,11 @@ test('a tournament created, answered and watched to the end from the page', asyn
   const cidID = await idOnPage(cid);
   await bia.page.goto(`${srv.url}/`);
 
-  // Ana has a bot (registered with her token over the API): the page lists
-  // it and opens it to tournaments.
-  const token = await ana.page.evaluate(() => localStorage.getItem('tabuleiro.token'));
-  const reg = await fetch(`${srv.url}/api/bots`, {
-    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Robozinho' }),
-  });
+  // Ana has a bot (registered over the API as her page is known, its
+  // session cookie): the page lists it and opens it to tournaments.
+  const reg = await pageFetch(ana, 'POST', '/api/bots', { name: 'Robozinho' });
   assert.equal(reg.status, 201);
-  const bot = await reg.json();
+  const bot = reg.body;
 
   // From the lobby to /t/new.
   const create = ana.page.locator('.torneios a.torneio-create');
@@ -72,8 +70,8 @@ test('a tournament created, answered and watched to the end from the page', asyn
   assert.equal(await open.isChecked(), false);
   await open.check();
   await waitFor(async () => {
-    const r = await fetch(`${srv.url}/api/bots/mine`, { headers: { Authorization: `Bearer ${token}` } });
-    return ((await r.json()).bots || []).some((b) => b.id === bot.id && b.open);
+    const r = await pageFetch(ana, 'GET', '/api/bots/mine');
+    return (r.body.bots || []).some((b) => b.id === bot.id && b.open);
   }, 'the bot opened to tournaments');
 
   for (const level of ['apressado', 'gulosa', 'roleta']) await form.locator(`label.pick[data-entrant="level:${level}"] input`).check();
@@ -191,11 +189,7 @@ test('the API refuses what the page cannot ask for, in its own words', async () 
   // A stranger's closed bot, shown to whoever tries, on the page's form.
   const ana = await person(browser, srv.url, 'Ana2');
   const zeca = await person(browser, srv.url, 'Zeca');
-  const ztoken = await zeca.page.evaluate(() => localStorage.getItem('tabuleiro.token'));
-  const reg = await fetch(`${srv.url}/api/bots`, {
-    method: 'POST', headers: { Authorization: `Bearer ${ztoken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Fechado' }),
-  });
-  const bot = await reg.json();
+  const bot = (await pageFetch(zeca, 'POST', '/api/bots', { name: 'Fechado' })).body;
   await ana.page.goto(`${srv.url}/t/new`);
   const form = ana.page.locator('form.torneio-new');
   await form.locator('label.pick[data-entrant="level:gulosa"] input').check();

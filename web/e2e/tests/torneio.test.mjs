@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, setLang, watchFirstTorneioGame, shoot, assertContrast, PHONE, DESKTOP, LANGS,
+  startServer, launch, person, closeAll, noErrors, setLang, watchFirstTorneioGame, shoot, assertContrast, PHONE, DESKTOP, LANGS, pageFetch,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -32,14 +32,11 @@ async function standingsFromRecords(v) {
 
 test('a tournament: listed in the lobby while it runs, its page shows the standings the games say', async () => {
   const ana = await person(browser, srv.url, 'Ana');
-  const token = await ana.page.evaluate(() => localStorage.getItem('tabuleiro.token'));
-  assert.ok(token, 'the page keeps a guest token');
-  const r = await fetch(`${srv.url}/api/torneios`, {
-    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ game: 'queens', entrants: [{ level: 'apressado' }, { level: 'gulosa' }, { level: 'roleta' }], partidas: [['tradicional', 1]] }),
-  });
+  // The page's session cookie says who creates it.
+  const r = await pageFetch(ana, 'POST', '/api/torneios',
+    { game: 'queens', entrants: [{ level: 'apressado' }, { level: 'gulosa' }, { level: 'roleta' }], partidas: [['tradicional', 1]] });
   assert.equal(r.status, 201);
-  const { id } = await r.json();
+  const { id } = r.body;
 
   // The lobby lists it (bot-only games pause before each move: it runs
   // for several seconds) and one click opens its page.

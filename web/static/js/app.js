@@ -1,10 +1,12 @@
-// Tabuleiro's browser client: the header (my games, name, language, theme,
-// sound), the router (the lobby at /, a room at /r/<room>, a finished
-// game's page at /g/<room>, my finished games at /games, a tournament at
-// /t/<id>, a new one at /t/new) and the name dialog.
-// Anyone can look at the lobby and watch at once: the server names guests,
-// and the name is asked for only when a guest first sits down (and then
-// only once; dismissing it plays on as the guest).
+// Tabuleiro's browser client: the header (my games, name, sign in,
+// language, theme, sound), the router (the lobby at /, a room at /r/<room>,
+// a finished game's page at /g/<room>, my finished games at /games, a
+// tournament at /t/<id>, a new one at /t/new, the account at /account) and
+// the name dialog.
+// Anyone can look at the lobby and play at once: the page is a guest the
+// server names (its session cookie), the name is asked for only when a
+// guest first sits down (and then only once; dismissing it plays on as
+// the guest), and making an account or signing in is one link away.
 import { h, $, store, icon, wholeNames } from './dom.js';
 import { personName, isGuestName } from './labels.js';
 import { Conn } from './ws.js';
@@ -22,6 +24,7 @@ const pages = {
   torneio: () => import('./torneio.js').then((m) => (main, env, id) => m.torneioView(main, id, env)),
   torneioNew: () => import('./torneionew.js').then((m) => (main, env) => m.torneioNewView(main, env)),
   games: () => import('./mygames.js').then((m) => (main, env) => m.myGamesView(main, env)),
+  account: () => import('./account.js').then((m) => (main, env) => m.accountView(main, { ...env, askName })),
 };
 
 // which is the page a path shows and its arguments: [page, ...args].
@@ -30,6 +33,7 @@ function which(path) {
   if (m) return ['room', m[2], m[1] === 'g'];
   if (path === '/t/new') return ['torneioNew'];
   if (path === '/games') return ['games'];
+  if (path === '/account') return ['account'];
   const tm = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (tm) return ['torneio', tm[1]];
   return ['lobby'];
@@ -40,11 +44,15 @@ let current = null; // the view on screen: {destroy(), relabel()}
 
 // ---------- name ----------
 function showMe() {
-  const given = (conn.player && conn.player.name) || store.name;
+  const account = !!(conn.me && conn.me.account);
+  const given = (conn.player && conn.player.name) || (conn.me && conn.me.name) || (account ? '' : store.name);
   const name = given ? personName(given) : '';
   $('#me-name').textContent = name || '';
   $('#me-name').title = name || '';
   $('#me').hidden = !name;
+  $('#me').dataset.account = account ? '1' : '';
+  $('#me').title = t(account ? 'account.title' : 'name.change');
+  $('#account-link').hidden = account;
 }
 
 // askName opens the name dialog and resolves when it closes: with the new
@@ -149,7 +157,9 @@ function headerControls() {
   };
   snd.addEventListener('click', () => { prefs.sound = !prefs.sound; paintSound(); });
 
-  $('#me').addEventListener('click', () => askName());
+  // A guest's name changes in the dialog; an account's is its sign-in
+  // name: the button opens its page.
+  $('#me').addEventListener('click', () => (conn.me && conn.me.account ? navigate('/account') : askName()));
   i18n.onChange(() => { paintTheme(); paintSound(); showMe(); sel.value = i18n.current(); if (current && current.relabel) current.relabel(); });
   paintTheme(); paintSound();
 }
@@ -158,6 +168,7 @@ function headerControls() {
 conn.on('down', () => { $('#conn-bar').hidden = false; document.body.classList.add('offline'); });
 conn.on('up', () => { $('#conn-bar').hidden = true; document.body.classList.remove('offline'); showMe(); });
 conn.on('renamed', showMe);
+conn.on('me', showMe);
 
 (async function start() {
   applyTheme();

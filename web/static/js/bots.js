@@ -5,7 +5,7 @@
 // a clock, as the lobby's cards offer them (remembered in
 // tabuleiro.botChallenge), and the page joins the new room as it joins any
 // of its own.
-import { h, store, nameTag } from './dom.js';
+import { h, nameTag } from './dom.js';
 import { t } from './i18n.js';
 import { games, gameName, variantName, seats, CLOCKS, clockLabel, clockSpec } from './labels.js';
 import { about } from './games/index.js';
@@ -58,7 +58,7 @@ export function botsSection({ navigate, ensureNamed, say }) {
       try {
         const rep = await fetch(`/api/bots/${encodeURIComponent(b.id)}/challenge`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${store.token}` },
+          headers: { 'Content-Type': 'application/json' }, // the session cookie says who
           body: JSON.stringify(body),
         });
         const j = await rep.json().catch(() => ({}));

@@ -63,13 +63,16 @@ export function put(el, ...kids) {
 const get = (k) => { try { return localStorage.getItem(k) || ''; } catch { return ''; } };
 const save = (k, v) => { try { localStorage.setItem(k, v); } catch { /* private mode */ } };
 
-// Local identity. The server names every guest; `name` is set only when the
-// player chose one (hello sends it), `asked` once the page has asked for it.
+// Local preferences of identity. Who this page is lives in the server's
+// HttpOnly session cookie, which no script reads (ws.js, whoAmI); here is
+// only `name`, set when a guest chose one (hello sends it), and `asked`,
+// once the page has asked for it. `oldToken` is the guest token an older
+// page kept here: read once to move it into the cookie, then forgotten.
 export const store = {
   get name() { return get('tabuleiro.name'); },
   set name(v) { save('tabuleiro.name', v); },
-  get token() { return get('tabuleiro.token'); },
-  set token(v) { if (v) save('tabuleiro.token', v); },
+  get oldToken() { return get('tabuleiro.token'); },
+  forgetOldToken() { try { localStorage.removeItem('tabuleiro.token'); } catch { /* private mode */ } },
   get asked() { return get('tabuleiro.asked') === '1' || !!this.name; },
   set asked(v) { save('tabuleiro.asked', v ? '1' : ''); },
 };

@@ -1,6 +1,7 @@
-// The lobby: live games first (small live boards, one tap to watch or to
-// take a free seat), then one card per game with one-tap play (quick match,
-// the computer, a friend) on defaults the player can change and remembers.
+// The lobby: your unfinished games, then live games (small live boards,
+// one tap to watch or to take a free seat; a page of them, more from GET
+// /api/rooms), then one card per game with one-tap play (quick match, the
+// computer, a friend) on defaults the player can change and remembers.
 import { h, store, nameTag } from './dom.js';
 import { t, tNodes, num, localize } from './i18n.js';
 import {
@@ -9,6 +10,7 @@ import {
 } from './labels.js';
 import { tOr } from './i18n.js';
 import * as mini from './mini.js';
+import { away } from './presence.js';
 import { about } from './games/index.js';
 import { botsSection } from './bots.js';
 import { torneiosSection } from './torneio.js';
@@ -31,7 +33,12 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const liveList = h('ul', { class: 'live-grid', 'aria-labelledby': 'live-h' });
   const liveEmpty = h('div', { class: 'live-empty' });
   const liveMore = h('button', { type: 'button', class: 'link live-more', hidden: true });
+  const liveNext = h('button', { type: 'button', class: 'link live-next', hidden: true });
   const liveCount = h('span', { class: 'count muted' });
+  const liveCounts = h('p', { class: 'live-counts muted' });
+  const openList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'open-h' });
+  const openSection = h('div', { class: 'open-games', 'aria-labelledby': 'open-h', hidden: true },
+    h('h2', { id: 'open-h', 'data-i18n': 'lobby.yourGames' }, t('lobby.yourGames')), openList);
   const torneios = torneiosSection({ conn });
   const cards = h('div', { class: 'games' }, h('p', { class: 'loading', 'data-i18n': 'common.loading' }, t('common.loading')));
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
@@ -41,8 +48,9 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     h('a', { href: '/games', 'data-nav': '', class: 'all-games', 'data-i18n': 'lobby.allMyGames' }, t('lobby.allMyGames')));
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
+      openSection,
       h('h2', { id: 'live-h' }, h('span', { 'data-i18n': 'lobby.live' }, t('lobby.live')), ' ', liveCount),
-      liveList, liveEmpty, liveMore, botList.el, torneios.el),
+      liveList, liveEmpty, liveCounts, liveMore, ' ', liveNext, botList.el, torneios.el),
     h('section', { class: 'play', 'aria-labelledby': 'play-h' },
       h('h2', { id: 'play-h', 'data-i18n': 'lobby.play' }, t('lobby.play')),
       status, cards),
@@ -70,8 +78,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   function loadMine() {
     const id = conn.player && conn.player.id;
     if (!id) return;
-    const headers = store.token ? { Authorization: `Bearer ${store.token}` } : {};
-    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=5`, { headers }).then((r) => (r.ok ? r.json() : null)).then((j) => {
+    // The session cookie goes with it: our own private games are listed too.
+    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=5`).then((r) => (r.ok ? r.json() : null)).then((j) => {
       if (!j) return;
       myFor = id;
       myGames = Array.isArray(j.records) ? j.records : [];
@@ -81,8 +89,42 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   offs.push(conn.on('up', loadMine));
   loadMine();
 
+  // ---------- your unfinished games ----------
+  // The lobby's "mine"; a room of yours it lacks (stopped, or on another
+  // node) is in the welcome's "rooms", named from its record.
+  let mine = [], welcomeRooms = [];
+  const records = new Map(); // room -> a summary made of its record, or null
+  function renderOpen() {
+    const byId = new Map(mine.map((r) => [r.id, r]));
+    for (const id of welcomeRooms) {
+      if (!byId.has(id) && !records.has(id)) {
+        records.set(id, null);
+        fetch(`/api/records/${encodeURIComponent(id)}`).then((r) => (r.ok ? r.json() : null)).then((x) => {
+          if (x) { records.set(id, { ...x, id }); renderOpen(); }
+        }).catch(() => {});
+      }
+      if (!byId.has(id) && records.get(id)) byId.set(id, records.get(id));
+    }
+    const list = [...byId.values()].filter((r) => r.status !== 'finished');
+    openSection.hidden = !list.length;
+    const me = conn.player && conn.player.id;
+    openList.replaceChildren(...list.map((r) => {
+      const others = (r.players || []).filter((p) => p && p.id !== me && (p.id || p.bot || p.name));
+      return h('li', { dataset: { room: r.id } },
+        h('a', { href: `/r/${r.id}`, 'data-nav': '' }, `${gameName(r.game)} ${variantShort(r.game, r.variant)}`),
+        others.length ? [' ', t('lobby.against'), ' ', ...playersLine(r, others)] : '',
+        ' · ', h('span', { class: 'badge' }, t(r.status === 'waiting' ? 'lobby.waitingBadge' : r.adjourned ? 'lobby.adjourned' : 'lobby.playing')),
+        r.private ? [' ', h('span', { class: 'badge' }, t('lobby.privateBadge'))] : '');
+    }));
+  }
+  const welcomed = (ids) => { welcomeRooms = (ids || []).slice(0, 20); renderOpen(); };
+  offs.push(conn.on('up', (m) => welcomed(m.rooms)));
+  welcomed(conn.myRooms);
+
   // ---------- live games ----------
-  let rooms = [];
+  // rooms: the lobby's page; extra: what "more" fetched (GET /api/rooms).
+  let rooms = [], counts = null, extra = [];
+  const pager = { cursor: '', done: false, busy: false };
   let showAll = false;
   const previews = new Map(); // room -> last room.state (null until it comes)
 
@@ -90,17 +132,31 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const rank = (r) => (r.status === 'playing' ? 0 : 1);
     return list.filter(Boolean).sort((a, b) => rank(a) - rank(b) || (b.spectators || 0) - (a.spectators || 0));
   }
-  function renderLive() {
+  const total = () => (counts ? counts.playing + counts.waiting : rooms.length);
+  function shownRooms() {
     const list = sortRooms(rooms);
-    liveCount.textContent = list.length ? `(${num(list.length)})` : '';
+    if (!showAll) return list;
+    const seen = new Set(list.map((r) => r.id));
+    return list.concat(extra.filter((r) => !seen.has(r.id) && !r.adjourned));
+  }
+  function renderLive() {
+    const list = shownRooms();
+    const n = total();
+    liveCount.textContent = counts ? `(${num(counts.playing)})` : list.length ? `(${num(list.length)})` : '';
+    const c = counts || {};
+    liveCounts.textContent = [c.waiting && t('lobby.countWaiting', { n: c.waiting }),
+      c.adjourned && t('lobby.countAdjourned', { n: c.adjourned })].filter(Boolean).join(' · ');
     liveEmpty.replaceChildren();
     if (!list.length) {
       liveEmpty.append(h('p', { class: 'muted' }, t('lobby.noLive')),
         h('button', { type: 'button', onclick: () => watchComputer({ game: 'go', variant: '9', level: 'facil' }) }, t('lobby.watchComputer')));
     }
     const max = showAll ? list.length : PREVIEWS;
-    liveMore.hidden = list.length <= PREVIEWS;
-    liveMore.textContent = showAll ? t('lobby.showFewer') : t('lobby.showAll', { n: list.length });
+    liveMore.hidden = n <= PREVIEWS && list.length <= PREVIEWS;
+    liveMore.textContent = showAll ? t('lobby.showFewer') : t('lobby.showAll', { n: Math.max(n, list.length) });
+    liveNext.hidden = !showAll || pager.done || list.length >= n;
+    liveNext.disabled = pager.busy;
+    liveNext.textContent = t('lobby.showMore', { n: Math.max(0, n - list.length) });
     const shown = list.slice(0, max);
     // Watch the first playing rooms for their boards; let go of the others.
     const want = new Set(shown.filter((r) => r.status === 'playing').slice(0, PREVIEWS).map((r) => r.id));
@@ -108,10 +164,40 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     for (const id of want) if (!previews.has(id)) { previews.set(id, null); conn.follow(id, 'watcher'); }
     liveList.replaceChildren(...shown.map(liveCard));
   }
+  // playersLine is the players' names, each in its box (a name never
+  // breaks mid-word) and marked when its player is away.
+  function playersLine(r, players) {
+    const out = [];
+    players.forEach((p, i) => {
+      if (i) out.push(' – ');
+      out.push(nameTag('span', 'inline pn', playerName(r.game, p)));
+      if (away(p)) out.push(' ', h('span', { class: 'away-mark' }, t('lobby.away')));
+    });
+    return out;
+  }
+  // loadMore fetches pages of GET /api/rooms (newest first) until one adds
+  // a room not shown yet, or none is left.
+  async function loadMore() {
+    if (pager.busy) return;
+    pager.busy = true;
+    renderLive();
+    try {
+      for (const before = shownRooms().length; !pager.done && shownRooms().length === before;) {
+        const j = await (await fetch(`/api/rooms?limit=24&cursor=${encodeURIComponent(pager.cursor)}`)).json();
+        const have = new Set(extra.map((x) => x.id));
+        extra = extra.concat(j.rooms.filter((x) => !have.has(x.id)));
+        counts = j.counts;
+        pager.cursor = j.next || '';
+        pager.done = !j.next;
+      }
+    } catch { /* offline: the button stays */ }
+    pager.busy = false;
+    renderLive();
+  }
   function liveCard(r) {
     const id = r.id || r.room;
-    const seated = (r.players || []).filter((p) => p && (p.id || p.bot || p.name)).map((p) => playerName(r.game, p));
-    const who = seated.join(' – ');
+    const seated = (r.players || []).filter((p) => p && (p.id || p.bot || p.name));
+    const who = seated.map((p) => playerName(r.game, p)).join(' – ');
     const waiting = r.status === 'waiting';
     const title = `${gameName(r.game)} ${variantShort(r.game, r.variant)}`;
     const st = previews.get(id);
@@ -125,14 +211,20 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('div', { class: 'live-meta' },
           h('b', { class: 'live-title' }, title),
           // Each name in its box: never broken mid-word, cut only when wider than the card.
-          h('span', { class: 'players-cell' }, seated.length ? names(seated, ' – ') : t('lobby.nobody')),
+          h('span', { class: 'players-cell' }, ...(seated.length ? playersLine(r, seated) : [t('lobby.nobody')])),
           h('span', { class: 'live-sub' },
             waiting ? h('span', { class: 'badge' }, t('lobby.waitingBadge')) : t('lobby.watching', { n: r.spectators || 0 }),
             r.watch ? ` · ${t('lobby.botsOnly')}` : '',
             moves ? ` · ${t('lobby.moveN', { n: moves })}` : ''),
           h('span', { class: 'live-go' }, waiting ? t('lobby.join') : t('lobby.watch')))));
   }
-  liveMore.addEventListener('click', () => { showAll = !showAll; renderLive(); });
+  liveMore.addEventListener('click', () => {
+    showAll = !showAll;
+    if (!showAll) { extra = []; pager.cursor = ''; pager.done = false; }
+    renderLive();
+    if (showAll && rooms.length < total()) loadMore();
+  });
+  liveNext.addEventListener('click', () => loadMore());
   offs.push(conn.on('room.state', (m) => {
     if (!previews.has(m.room)) return;
     const old = previews.get(m.room);
@@ -154,8 +246,11 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     card.querySelector('.live-sub').replaceWith(fresh.querySelector('.live-sub'));
   }));
 
-  fetch('/api/rooms').then((r) => r.json()).then((j) => { if (!rooms.length) { rooms = (Array.isArray(j) ? j : j.rooms) || []; renderLive(); } }).catch(() => {});
-  offs.push(conn.on('lobby', (m) => { rooms = m.rooms || []; renderLive(); renderQueues(m.queues); }));
+  offs.push(conn.on('lobby', (m) => {
+    ({ rooms, counts } = m);
+    mine = m.mine || [];
+    renderLive(); renderQueues(m.queues); renderOpen();
+  }));
   conn.watchLobby(true);
 
   // ---------- playing ----------
@@ -301,12 +396,12 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     if (!games().length) { cards.append(h('p', { class: 'error' }, t('lobby.noGames'))); return; }
     for (const g of games()) cards.append(gameCard(g));
   }
-  loadCatalog().then(() => { renderCards(); renderLive(); botList.relabel(); });
+  loadCatalog().then(() => { renderCards(); renderLive(); renderOpen(); botList.relabel(); });
 
   offs.push(conn.on('match.found', (m) => navigate(`/r/${m.room}`)));
   offs.push(conn.on('error', (m) => { if (!m.id && !m.room) { searching = null; say(m.message || m.code); } }));
   return {
-    relabel() { localize(main); renderCards(); renderLive(); showSearching(); botList.relabel(); torneios.relabel(); renderMine(); },
+    relabel() { localize(main); renderCards(); renderLive(); renderOpen(); showSearching(); botList.relabel(); torneios.relabel(); renderMine(); },
     destroy() {
       torneios.destroy();
       offs.forEach((f) => f());

@@ -1,10 +1,10 @@
 // My games, /games: the finished games of the player this browser holds,
 // newest first, a page at a time (GET /api/players/{id}/records, with the
-// player's token so that private games show too: docs/protocol.md, "A
+// session cookie, so that private games show too: docs/protocol.md, "A
 // player's games"). Each links to its review, /g/<room>. The page's
 // address names the page (/games?before=<ms>, and ?limit= games a page,
 // 20 unless it says), so "older" is a link the back button returns from.
-import { h, put, store, nameTag } from './dom.js';
+import { h, put, nameTag } from './dom.js';
 import { t, localize, date } from './i18n.js';
 import { loadCatalog, gameName, variantShort, playerName } from './labels.js';
 
@@ -62,7 +62,8 @@ export function myGamesView(main, { conn }) {
     const q = new URLSearchParams({ limit: String(limit) });
     if (before) q.set('before', String(before));
     try {
-      const r = await fetch(`/api/players/${encodeURIComponent(id)}/records?${q}`, { headers: store.token ? { Authorization: `Bearer ${store.token}` } : {} });
+      // The session cookie goes with it: the player's own private games are listed too.
+      const r = await fetch(`/api/players/${encodeURIComponent(id)}/records?${q}`);
       if (gone) return;
       if (!r.ok) throw new Error(String(r.status));
       got = await r.json();

@@ -1,4 +1,6 @@
-// The WebSocket connection to /ws: hello with the stored token, reconnect
+// The WebSocket connection to /ws: hello as the session cookie says
+// (whoAmI makes the page someone first: a guest, or the account signed in),
+// reconnect
 // with exponential backoff and jitter, re-join the rooms this page follows,
 // and detect gaps in a room's seq (then ask for the state again by joining).
 // It asks for room.patch (hello feature "patch") and turns each patch, and
@@ -8,6 +10,28 @@ import { store } from './dom.js';
 import { follow, held } from './frames.js';
 
 export { applyPatch, applyPresence } from './frames.js';
+
+// whoAmI makes sure the page is someone before it connects, and says who
+// ({id, name, account}): the HttpOnly session cookie, which the browser
+// sends and no script reads, holds it. POST /api/guest answers the
+// cookie's player when it is live, else makes a guest and its cookie;
+// a guest token an older page kept in localStorage is moved into the
+// cookie by the same call, then forgotten.
+export async function whoAmI() {
+  const ask = (token) => fetch('/api/guest', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(store.name ? { name: store.name } : {}),
+  });
+  const old = store.oldToken;
+  let r = await ask(old);
+  if (old) {
+    store.forgetOldToken();
+    if (!r.ok) r = await ask(''); // a token the server no longer knows
+  }
+  if (!r.ok) throw Object.assign(new Error(`POST /api/guest: ${r.status}`), { status: r.status });
+  return r.json();
+}
 
 export class Conn {
   constructor() {
@@ -22,6 +46,7 @@ export class Conn {
     this.rooms = new Map();      // room -> frames.held(as): the last whole state, for patches
     this.watchingLobby = false;
     this.player = null;
+    this.me = null;              // {id, name, account} of the session, from whoAmI
     this.timer = null;
   }
 
@@ -37,15 +62,23 @@ export class Conn {
     }
   }
 
-  connect() {
+  async connect() {
     clearTimeout(this.timer);
+    if (!this.me) {
+      try {
+        this.me = await whoAmI();
+        this.emit('me', this.me);
+      } catch { this.retry(); return; }
+    }
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws';
     let ws;
     try { ws = new WebSocket(url); } catch { this.retry(); return; }
     this.ws = ws;
     ws.onopen = () => {
-      const hello = { type: 'hello', name: store.name || undefined, features: ['patch'] };
-      if (store.token) hello.token = store.token;
+      // No token: the upgrade carried the session cookie. A guest's chosen
+      // name goes with it; an account's name is its own.
+      const hello = { type: 'hello', features: ['patch'] };
+      if (!this.me.account && store.name) hello.name = store.name;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {
@@ -86,15 +119,17 @@ export class Conn {
       return;
     }
     if (m.type === 'error' && !this.ready && this.ws) {
-      // The hello was refused (the server could not read our rooms): go
+      // The hello was refused: the session ended (then the page becomes
+      // someone again first), or the server could not read our rooms. Go
       // round again, with backoff, rather than stay unseated.
+      if (m.code === 'unauthorized') this.me = null;
       this.ws.close();
       return;
     }
     if (m.type === 'player.renamed' && m.player) this.player = m.player;
     if (m.type === 'welcome') {
-      store.token = m.token;
       this.player = m.player || null;
+      this.myRooms = m.rooms || []; // the ids of our unfinished rooms, as of this hello
       this.ready = true;
       this.everUp = true;
       this.attempt = 0;
@@ -185,6 +220,20 @@ export class Conn {
       if (e.code === 'bad_request' && /unknown message type/.test(e.message) && this.ws) this.ws.close();
       throw e;
     }
+  }
+
+  // reidentify is for after a sign-in, a sign-up or a sign-out: the page
+  // asks who it is again and connects anew as that player (its rooms are
+  // joined again on the welcome).
+  async reidentify() {
+    this.me = null;
+    this.player = null;
+    try { this.me = await whoAmI(); } catch { /* connect tries again */ }
+    if (this.me) this.emit('me', this.me);
+    const ws = this.ws;
+    if (ws) { this.ws = null; this.ready = false; ws.onclose = null; ws.close(); }
+    this.attempt = 0;
+    this.connect();
   }
 
   watchLobby(on) {

@@ -29,6 +29,8 @@
 //   premove         the move this player chose during the opponent's turn ({move}), played as soon as
 //                   it is theirs and legal, dropped when not; null when none
 
+import { adjourned as adjournedGame } from '../presence.js';
+
 export const MAX_CHAT = 500;
 
 // init is the model of room before anything came; ply is the position
@@ -344,6 +346,10 @@ export function players(m) {
   }
   return out;
 }
+
+// adjourned: to a visitor, a live game none of whose players is here
+// (presence.js; the lobby leaves it out of its live games).
+export const adjourned = (m) => live(m) && !isPlayer(m) && adjournedGame(m.st);
 
 // freeSeat: a seat someone may still take.
 export const freeSeat = (m) => !!m.st && m.st.status !== 'finished' && seatCount(m) > 1 &&

@@ -76,6 +76,7 @@ export function statusView() {
       status.textContent = t('status.scoring');
       return;
     }
+    if (M.adjourned(m)) { status.textContent = t('status.adjourned'); return; }
     if (st.turn == null) { status.textContent = M.isPlayer(m) ? t('status.racePlayer') : t('status.race'); return; }
     const p = M.playerAt(m, st.turn);
     if (M.mine(m, st.turn)) {

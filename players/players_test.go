@@ -1,0 +1,106 @@
+package players
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCleanName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{" <ana>\x00\n ", "<ana>"},
+		{"ana \u202e  lima", "ana lima"},
+		{"\t", ""},
+	} {
+		if got := CleanName(tc.in); got != tc.want {
+			t.Errorf("CleanName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	long := strings.Repeat("é", 50)
+	if got := []rune(CleanName(long)); len(got) != NameLimit {
+		t.Errorf("name of %d runes kept %d", 50, len(got))
+	}
+}
+
+func TestTokensAreRandomAndHashed(t *testing.T) {
+	a, ha := NewToken()
+	b, _ := NewToken()
+	if a == b || len(a) < 22 || ha == a || ha != HashToken(a) || len(ha) != 64 {
+		t.Fatalf("tokens %q %q hash %q", a, b, ha)
+	}
+	// A token is given on command lines: none may read as an option.
+	for range 1000 {
+		if tok, _ := NewToken(); strings.Trim(tok, "0123456789abcdef") != "" {
+			t.Fatalf("token %q is not lowercase hexadecimal", tok)
+		}
+	}
+	s1, h1 := newSecret()
+	s2, _ := newSecret()
+	if s1 == s2 || len(s1) != 43 || h1 != HashToken(s1) {
+		t.Fatalf("secrets %q %q hash %q", s1, s2, h1)
+	}
+}
+
+func TestAccountNames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"ana", true}, {"Ana_Lima", true}, {"a.b-c_d", true}, {"42", true}, {"ab", true},
+		{"a", false}, {"", false}, {"_ana", false}, {"ana.", false}, {"ana lima", false}, {"joão", false},
+		{strings.Repeat("a", AccountNameMax), true}, {strings.Repeat("a", AccountNameMax+1), false},
+		{"ana\x00", false},
+	} {
+		err := CheckAccountName(tc.name)
+		if (err == nil) != tc.ok {
+			t.Errorf("CheckAccountName(%q) = %v, want ok %v", tc.name, err, tc.ok)
+		}
+		if err != nil && !errors.Is(err, ErrBadName) {
+			t.Errorf("CheckAccountName(%q) = %v, not ErrBadName", tc.name, err)
+		}
+	}
+	if NameKey("Ana_LIMA") != NameKey("ana_lima") {
+		t.Error("NameKey is not without case")
+	}
+}
+
+func TestPasswordRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, password string
+		ok             bool
+	}{
+		{"ana", "12345678", true},
+		{"ana", "1234567", false},
+		{"ana", "çãõáéíóú", true}, // 8 characters, 16 bytes
+		{"anapaula", "AnaPaula", false},
+		{"ana", strings.Repeat("x", PasswordMaxBytes), true},
+		{"ana", strings.Repeat("x", PasswordMaxBytes+1), false},
+	} {
+		err := CheckPassword(tc.name, tc.password)
+		if (err == nil) != tc.ok {
+			t.Errorf("CheckPassword(%q, %d chars) = %v, want ok %v", tc.name, len(tc.password), err, tc.ok)
+		}
+		if err != nil && (!errors.Is(err, ErrBadPassword) || strings.Contains(err.Error(), tc.password)) {
+			t.Errorf("CheckPassword error %v: not ErrBadPassword, or it quotes the password", err)
+		}
+	}
+}
+
+func TestPublicPlayer(t *testing.T) {
+	if p := Of(BotID("h"), "robo"); !p.BotAccount || !p.IsBot() || p.Free() {
+		t.Errorf("Of(bot id) = %+v", p)
+	}
+	if p := Of(GuestID("h"), "ana"); p.BotAccount || p.IsBot() || p.Free() {
+		t.Errorf("Of(guest id) = %+v", p)
+	}
+	if p := ServerBot("forte", "bot forte"); !p.IsBot() || p.Free() || p.ID != "" {
+		t.Errorf("ServerBot = %+v", p)
+	}
+	if !(Player{}).Free() {
+		t.Error("the zero Player is not a free seat")
+	}
+	id := Identity{ID: "p1", Name: "ana", PasswordHash: "$argon2id$x"}
+	if !id.Account() || id.Public() != (Player{ID: "p1", Name: "ana"}) {
+		t.Errorf("Identity %+v: Account %v Public %+v", id, id.Account(), id.Public())
+	}
+}
