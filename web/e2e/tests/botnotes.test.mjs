@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, waitFor, setLang, sleep, assertContrast, boardsOnScreen,
+  startServer, launch, person, closeAll, noErrors, waitFor, setLang, sleep, assertContrast, boardsOnScreen, LANGS,
   PHONE, DESKTOP, SHOTS,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
@@ -19,7 +19,8 @@ after(async () => { await browser?.close(); await srv?.stop(); });
 
 const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
 const WORDS = {
-  pt: { title: 'O que os robôs fizeram', refused: 'recusada', ownerOnly: /só são mostradas ao seu dono/, yours: /só lhe são mostradas a si/ },
+  'pt-PT': { title: 'O que os robôs fizeram', refused: 'recusada', ownerOnly: /só são mostradas ao seu dono/, yours: /só lhe são mostradas a si/ },
+  'pt-BR': { title: 'O que os robôs fizeram', refused: 'recusado', ownerOnly: /só aparecem para o dono dele/, yours: /só aparecem para você/ },
   en: { title: 'What the bots did', refused: 'refused', ownerOnly: /shown to its owner only/, yours: /shown to you only/ },
 };
 
@@ -87,7 +88,7 @@ test('a bot\'s game page: move times for a spectator, the bot\'s info and refuse
   assert.equal(await fault.getAttribute('data-ply'), '3');
   assert.match(await fault.textContent(), /a2.*illegal_move: a2 is occupied.*tentei a2/);
 
-  for (const lang of ['pt', 'en']) {
+  for (const lang of LANGS) {
     for (const p of [spectator, owner]) {
       await setLang(p.page, lang);
       await waitFor(async () => (await p.page.locator('.botnotes h2').textContent()) === WORDS[lang].title, `${p.name}: the panel in ${lang}`);
