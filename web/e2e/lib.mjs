@@ -105,6 +105,19 @@ export async function person(browser, base, name, {
   return { page, context, errors, name: name || 'visitor', named: !!name };
 }
 
+// socketsPage opens a page in a context of its own on a static asset of
+// the server, which runs none of the client's scripts, so no session cookie
+// is ever set there: each WebSocket its scripts open is a new guest, as an
+// outside script's is. (A person's page holds its guest's HttpOnly cookie,
+// which every WebSocket it opens carries: they are all that one guest.)
+// Close it with its context.
+export async function socketsPage(browser, base) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/assets/favicon.svg`);
+  return { page, context };
+}
+
 export async function closeAll(...people) {
   for (const p of people) if (p) await p.context.close().catch(() => {});
 }

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, waitFor, setLang, sleep, assertContrast, boardsOnScreen, LANGS,
+  startServer, launch, person, pageFetch, closeAll, noErrors, waitFor, setLang, sleep, assertContrast, boardsOnScreen, LANGS,
   PHONE, DESKTOP, SHOTS,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
@@ -24,8 +24,6 @@ const WORDS = {
   en: { title: 'What the bots did', refused: 'refused', ownerOnly: /shown to its owner only/, yours: /shown to you only/ },
 };
 
-const tokenOf = (p) => waitFor(() => p.page.evaluate(() => localStorage.getItem('tabuleiro.token')), `${p.name}'s token`);
-
 async function api(method, path, token, body) {
   const r = await fetch(`${srv.url}${path}`, {
     method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -42,8 +40,9 @@ async function snap(page, name) {
 test('a bot\'s game page: move times for a spectator, the bot\'s info and refused answer for its owner only', async () => {
   const owner = await person(browser, srv.url, 'Ana');
   const rival = await person(browser, srv.url, 'Bia');
-  const aluno = (await api('POST', '/api/bots', await tokenOf(owner), { name: 'aluno:normal' })).json;
-  const outro = (await api('POST', '/api/bots', await tokenOf(rival), { name: 'outro' })).json;
+  // Each person registers a bot from its page (the session cookie says who).
+  const aluno = (await pageFetch(owner, 'POST', '/api/bots', { name: 'aluno:normal' })).body;
+  const outro = (await pageFetch(rival, 'POST', '/api/bots', { name: 'outro' })).body;
   // The owner's bot is online (its event stream open), and the other bot
   // challenges it: the seed's moinho('[X]', 'facil') game, the other bot
   // X, the owner's bot O with its info, and one illegal answer first.
@@ -77,7 +76,7 @@ test('a bot\'s game page: move times for a spectator, the bot\'s info and refuse
     await p.page.locator('.botnotes').waitFor();
     await waitFor(async () => (await rows(p).count()) === X.length + O.length, `${p.name}: a row a move`);
   }
-  // The owner's page asked with its token: the info and the refused answer.
+  // The owner's page asked with its session: the info and the refused answer.
   await waitFor(async () => (await owner.page.locator('.botnotes-info').count()) === O.length + 1, 'the owner sees the info');
   assert.equal(await spectator.page.locator('.botnotes-info').count(), 0, 'a spectator sees no info');
   assert.equal(await spectator.page.locator('.botnotes-fault').count(), 0, 'a spectator sees no refused answer');
