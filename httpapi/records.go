@@ -206,25 +206,40 @@ func download(w http.ResponseWriter, contentType, filename string, body []byte) 
 // recordFor is rec as the request's reader may see it: the bot accounts'
 // notes (each move's info, the faults) of the seats whose bot is the
 // reader's own (registered with the reader's token) or the reader itself,
-// the other seats' left out (records.Record.VisibleTo). A request without
-// "Authorization" reads as anyone; a bad token is answered 401.
+// the other seats' left out (records.Record.VisibleTo). The reader is the
+// Bearer token's player (a bad token is answered 401), else the page's
+// session cookie's; without either, or with a session that names no one any
+// more, the request reads as anyone.
 func (s *Server) recordFor(w http.ResponseWriter, r *http.Request, rec *records.Record) (*records.Record, bool) {
 	if !rec.HasNotes() {
 		return rec, true
 	}
 	mine := map[string]bool{}
+	reader := ""
 	if r.Header.Get("Authorization") != "" {
 		p, ok := s.bearer(w, r)
 		if !ok {
 			return nil, false
 		}
-		mine[p.ID] = true
-		if !players.IsBotID(p.ID) {
+		reader = p.ID
+	} else if ck, err := r.Cookie(players.SessionCookie); err == nil {
+		// The page's session: a reader it no longer names (ended,
+		// unknown, the store unreachable) reads what anyone reads.
+		ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+		p, _, err := s.players.BySession(ctx, ck.Value)
+		cancel()
+		if err == nil {
+			reader = p.ID
+		}
+	}
+	if reader != "" {
+		mine[reader] = true
+		if !players.IsBotID(reader) {
 			ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-			own, err := s.cfg.Store.OwnerBots(ctx, p.ID)
+			own, err := s.cfg.Store.OwnerBots(ctx, reader)
 			cancel()
 			if err != nil {
-				s.log.Warn("record: the reader's bots", zap.String("player", p.ID), zap.Error(err))
+				s.log.Warn("record: the reader's bots", zap.String("player", reader), zap.Error(err))
 			}
 			for _, b := range own {
 				mine[b.ID] = true

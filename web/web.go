@@ -3,9 +3,9 @@
 // from a fresh clone with no build step.
 //
 // Handler serves index.html for "/", the account page "/account", room
-// pages "/r/<room>", finished games' pages "/g/<room>" and tournament
-// pages "/t/<id>" (the client routes itself), and the assets under
-// "/assets/". Every response
+// pages "/r/<room>", finished games' pages "/g/<room>", a player's games
+// "/games" and tournament pages "/t/<id>" (the client routes itself), and
+// the assets under "/assets/". Every response
 // carries a strict Content Security Policy that forbids inline script.
 package web
 
@@ -203,7 +203,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	var a *asset
 	switch {
-	case p == "/" || p == "/index.html" || p == "/account" || isRoomPath(p):
+	case p == "/" || p == "/index.html" || p == "/account" || p == "/games" || isRoomPath(p):
 		a = h.index
 		// The page names its assets without a content hash, so every load
 		// revalidates (a 304 costs a few bytes) and a deploy is seen at once.

@@ -54,7 +54,7 @@ func TestRoutes(t *testing.T) {
 	if index.Code != 200 || !strings.HasPrefix(index.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("/: %d %q", index.Code, index.Header().Get("Content-Type"))
 	}
-	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2", "/account"} {
+	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2", "/account", "/games"} {
 		if room := get(t, h, p); room.Code != 200 || room.Body.String() != index.Body.String() {
 			t.Errorf("%s does not serve index.html: %d", p, room.Code)
 		}
@@ -76,7 +76,7 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("%s: revalidation gave %d, want 304", p, again.Code)
 		}
 	}
-	for _, p := range []string{"/nope", "/r/", "/r/a/b", "/assets/missing.js", "/r/<script>", "/g/", "/g/a/b", "/x/r7Kq2"} {
+	for _, p := range []string{"/nope", "/r/", "/r/a/b", "/assets/missing.js", "/r/<script>", "/g/", "/g/a/b", "/x/r7Kq2", "/games/x", "/gamesx"} {
 		if rec := get(t, h, p); rec.Code != 404 {
 			t.Errorf("%s: %d, want 404", p, rec.Code)
 		}
@@ -263,6 +263,8 @@ func placeholders(v any) []string {
 	return slices.Compact(out)
 }
 
+func isPlural(v any) bool { _, ok := v.(map[string]any); return ok }
+
 // TestCatalogues: every language has every message of en.json, with the
 // same placeholders; every key the scripts and index.html name exists; the
 // page lists every catalogue.
@@ -281,8 +283,14 @@ func TestCatalogues(t *testing.T) {
 		cats[strings.TrimSuffix(code, ".json")] = cat
 	}
 	en := cats["en"]
-	if len(en) < 100 || len(cats) < 2 {
-		t.Fatalf("catalogues: %d languages, en has %d keys", len(cats), len(en))
+	if len(en) < 100 {
+		t.Fatalf("catalogues: en has %d keys", len(en))
+	}
+	// English, and the two Portugueses (docs/web.md, "Languages").
+	for _, code := range []string{"en", "pt-PT", "pt-BR"} {
+		if cats[code] == nil {
+			t.Errorf("no %s.json catalogue", code)
+		}
 	}
 	index := get(t, h, "/").Body.String()
 	for code, cat := range cats {
@@ -294,6 +302,10 @@ func TestCatalogues(t *testing.T) {
 			}
 			if a, b := placeholders(v), placeholders(w); !slices.Equal(a, b) {
 				t.Errorf("%s.json %q has placeholders %v, en.json %v", code, k, b, a)
+			}
+			// A plural is plural in every language, with its "other" form.
+			if forms, ok := w.(map[string]any); ok != isPlural(v) || ok && forms["other"] == nil {
+				t.Errorf("%s.json %q: plural forms %v, en.json's %v", code, k, w, v)
 			}
 		}
 		for k := range cat {
@@ -329,5 +341,39 @@ func TestCatalogues(t *testing.T) {
 	}
 	if used < 150 {
 		t.Errorf("only %d message keys found in the scripts: is the pattern still right?", used)
+	}
+}
+
+// TestLevelWordsAreNames: the English level descriptions name the other
+// levels as the page shows them ("Perfect never loses to it"), never by
+// the server's ids ("perfeito", "forte").
+func TestLevelWordsAreNames(t *testing.T) {
+	h := Handler().(*handler)
+	var en map[string]any
+	if err := json.Unmarshal(h.assets["/assets/i18n/en.json"].body, &en); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for k := range en {
+		// level.<id> and level.<game>.<id>.<field>
+		parts := strings.Split(k, ".")
+		if parts[0] == "level" && len(parts) == 2 {
+			ids[parts[1]] = true
+		}
+	}
+	word := regexp.MustCompile(`[\p{L}]+`)
+	for k, v := range en {
+		s, ok := v.(string)
+		if !ok || !strings.HasPrefix(k, "level.") {
+			continue
+		}
+		for _, w := range word.FindAllString(s, -1) {
+			if name, _ := en["level."+w].(string); ids[w] && !strings.EqualFold(name, w) {
+				t.Errorf("en.json %q names a level by its id %q: say %q", k, w, en["level."+w])
+			}
+		}
+	}
+	if len(ids) < 8 {
+		t.Fatalf("found %d level ids: is the pattern still right?", len(ids))
 	}
 }

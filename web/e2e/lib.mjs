@@ -13,7 +13,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const SHOTS = process.env.SHOTS_DIR || join(here, 'screenshots');
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1366, height: 900 };
-export const LANGS = ['pt', 'en'];
+// The page's languages: European and Brazilian Portuguese and English.
+export const LANGS = ['pt-PT', 'pt-BR', 'en'];
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -102,6 +103,19 @@ export async function person(browser, base, name, {
   await page.locator('html[lang]').waitFor();
   await page.locator('#me:not([hidden])').waitFor();
   return { page, context, errors, name: name || 'visitor', named: !!name };
+}
+
+// socketsPage opens a page in a context of its own on a static asset of
+// the server, which runs none of the client's scripts, so no session cookie
+// is ever set there: each WebSocket its scripts open is a new guest, as an
+// outside script's is. (A person's page holds its guest's HttpOnly cookie,
+// which every WebSocket it opens carries: they are all that one guest.)
+// Close it with its context.
+export async function socketsPage(browser, base) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/assets/favicon.svg`);
+  return { page, context };
 }
 
 export async function closeAll(...people) {
@@ -269,14 +283,16 @@ export async function boardsOnScreen(page, what = 'the board') {
   return boxes;
 }
 
-// setLang switches the page's language with its own switch.
+// setLang switches the page's language with its own switch ('pt' is
+// European Portuguese, the page's "pt" before pt-BR came).
 export async function setLang(page, lang) {
-  await page.locator('#lang').selectOption(lang);
-  await page.locator(`html[lang="${lang}"]`).waitFor();
+  const code = lang === 'pt' ? 'pt-PT' : lang;
+  await page.locator('#lang').selectOption(code);
+  await page.locator(`html[lang="${code}"]`).waitFor();
 }
 
-// shoot writes screenshots of the page at phone and desktop sizes, in both
-// languages (the page's own switch), after checking that nothing scrolls
+// shoot writes screenshots of the page at phone and desktop sizes, in every
+// language (the page's own switch), after checking that nothing scrolls
 // sideways and that every board is on screen. It leaves the page as it was.
 export async function shoot(page, name, { boards = true } = {}) {
   mkdirSync(SHOTS, { recursive: true });
@@ -398,6 +414,77 @@ export async function matchUp(browser, srv, game, opts = {}, sizes = {}) {
   await waitFor(async () => /1 watching/.test(await alice.page.locator('.spectators').textContent()), 'the spectator count');
   return { alice, bob, wendy, room, people: [alice, bob, wendy] };
 }
+
+// textFailures lists what a person would see of text that does not fit:
+// an element whose text runs past its box (scrollWidth over clientWidth),
+// unless the box ends it in an ellipsis and names the whole text in its
+// title; and a word broken across two lines (a run of letters whose
+// pieces sit on different lines; breaks after a hyphen, a dash or a slash
+// are a line's to make); and a select too narrow for the option it shows.
+// Text the person wrote in chat and SVG text (the boards) are left out.
+export async function textFailures(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const shown = (el) => {
+      const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.opacity !== '0';
+    };
+    const skip = (el) => el.closest('[hidden], .sr, .skip, option, select, textarea, noscript, svg, .chat-list .text, dialog:not([open])');
+    const boxOf = (el) => { let b = el; while (b && getComputedStyle(b).display.startsWith('inline') && !getComputedStyle(b).display.includes('-')) b = b.parentElement; return b; };
+    const checked = new Set();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent;
+      if (!text.trim()) continue;
+      const el = n.parentElement;
+      if (!el || skip(el) || !shown(el)) continue;
+      const what = `"${text.trim().slice(0, 40)}" (${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().replace(/\s+/g, '.')}` : ''})`;
+      // The box that holds the text: its own, or its nearest block's.
+      for (const box of new Set([el, boxOf(el)])) {
+        if (!box || checked.has(box) || getComputedStyle(box).display === 'inline') continue;
+        checked.add(box);
+        const over = box.scrollWidth - box.clientWidth;
+        if (over <= 1) continue;
+        const cs = getComputedStyle(box);
+        const ellipsis = cs.textOverflow === 'ellipsis' && cs.overflowX !== 'visible';
+        const named = (box.getAttribute('title') || box.getAttribute('aria-label') || '').trim() === box.textContent.trim();
+        if (ellipsis && named) continue;
+        out.push(`${what} runs ${over}px past its box${ellipsis ? ' (an ellipsis without the whole text in its title)' : ''}`);
+      }
+      // Words broken across lines.
+      const re = /[^\s\-–—/]+/g;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (m[0].length < 2) continue;
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top);
+        if (tops.length > 1 && Math.max(...tops) - Math.min(...tops) > 6) out.push(`the word "${m[0]}" of ${what} is broken across lines`);
+      }
+    }
+    // A select shows its chosen option's text: it must fit beside the arrow.
+    const ctx = document.createElement('canvas').getContext('2d');
+    for (const sel of document.querySelectorAll('select')) {
+      if (sel.closest('[hidden]') || !shown(sel) || sel.selectedIndex < 0) continue;
+      const cs = getComputedStyle(sel);
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const text = sel.options[sel.selectedIndex].text;
+      const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+      const need = ctx.measureText(text).width;
+      if (need > room + 1) out.push(`the select ${sel.name || sel.id} shows "${text}" in ${Math.round(room)}px, which needs ${Math.round(need)}px`);
+    }
+    return out;
+  });
+}
+
+// assertTextFits fails with every text that does not fit (textFailures).
+export async function assertTextFits(page, where) {
+  const bad = await textFailures(page);
+  assert.deepEqual(bad, [], `${where}: text that does not fit its box`);
+}
+
+// NARROW is the narrowest phone the page is made for (320 CSS pixels).
+export const NARROW = { width: 320, height: 640 };
 
 // pageFetch sends a JSON request from p's page, as the page's own scripts
 // do: the session cookie (HttpOnly, which no script reads) and the Origin

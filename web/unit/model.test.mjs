@@ -365,3 +365,119 @@ test('players, turns and the join panel', () => {
   assert.equal(M.adjourned(gone), false);
   assert.equal(M.adjourned({ ...visitor, st: { ...visitor.st, status: 'finished' } }), false);
 });
+
+test('morris: a premove in the opponent\'s turn is played when its turn comes, when legal', () => {
+  const f = fixture('morris');
+  const evs = events(f.p0).events;
+  const states = evs.filter((e) => e.type === 'room.state');
+  // seq 3: bia (seat 1) to move, a clock: ana may premove, and the click
+  // that would have said "not your turn" keeps a move instead.
+  let m = at(f.p0, 3);
+  assert.equal(m.st.turn, 1);
+  assert.ok(m.st.clocks);
+  assert.equal(M.premoveAllowed(m), true);
+  assert.equal(M.premoveAllowed(at(f.p0, 4)), false, 'not on my own turn');
+  assert.equal(M.premoveAllowed(at(f.p1, 3)), false, 'not for the seat to move');
+  assert.equal(M.premoveAllowed(at(f.spectator, 9, { as: 'spectator' })), false, 'not for a spectator');
+  assert.equal(M.premoveAllowed({ ...m, cursor: 1 }), false, 'not while an earlier position is shown');
+  // The move ana really played next is legal when her turn comes: sent at once, once.
+  const next = states.find((s) => s.seq === 4);
+  const hers = next.legal[0];
+  let r = M.step(m, { type: 'premove', move: hers });
+  assert.deepEqual(r.model.premove, { move: hers });
+  r = M.step(r.model, next);
+  assert.deepEqual(r.fx.filter((x) => x.type === 'play'), [{ type: 'play', move: hers }]);
+  assert.equal(r.model.premove, null);
+  // A premove onto a point bia just took is dropped without a word.
+  const taken = next.lastMove.move;
+  r = M.step(M.step(m, { type: 'premove', move: taken }).model, next);
+  assert.deepEqual(r.fx.filter((x) => x.type === 'play' || x.type === 'explain'), []);
+  assert.equal(r.model.premove, null);
+  // Cancelled by a click: nothing is sent.
+  r = M.step(M.step(m, { type: 'premove', move: hers }).model, { type: 'premove.cancel' });
+  assert.equal(r.model.premove, null);
+  assert.deepEqual(M.step(r.model, next).fx.filter((x) => x.type === 'play'), []);
+  // A state that keeps the opponent to move (an offer, say) keeps the premove.
+  const still = { ...states.find((s) => s.seq === 3), seq: 3.5 };
+  assert.deepEqual(M.step(M.step(m, { type: 'premove', move: hers }).model, still).model.premove, { move: hers });
+  // Not on my own turn, and a finished game drops one.
+  assert.equal(M.step(at(f.p0, 4), { type: 'premove', move: hers }).model.premove, null);
+  const end = states.find((s) => s.status === 'finished');
+  assert.equal(M.step(M.step(m, { type: 'premove', move: hers }).model, { ...end, seq: 99 }).model.premove, null);
+});
+
+test('orbito: no premove in a game without a clock', () => {
+  const m = at(fixture('orbito').p0, 3);
+  assert.equal(m.st.turn, 1);
+  assert.equal(M.premoveAllowed(m), false);
+  assert.equal(M.step(m, { type: 'premove', move: 'a1' }).model.premove, null);
+});
+
+test('the address follows the replay, and a link opens at its position', () => {
+  const f = fixture('go');
+  const rec = f.record;
+  // The game page opened at /g/room-1#3: the record's position 3.
+  let r = M.step(M.init(ROOM, { page: 'record', ply: 3 }), { type: 'open' });
+  r = M.step(r.model, { type: 'records', record: rec });
+  assert.equal(r.model.cursor, 3);
+  assert.equal(boardOf(M.shown(r.model)), boardOf(rec.positions[3]));
+  assert.equal(M.address(r.model), '#3');
+  assert.equal(M.address(M.step(r.model, { type: 'goto', k: rec.moves.length }).model), '', 'the last position has no number');
+  assert.equal(M.address(M.step(r.model, { type: 'goto', k: 0 }).model), '#0');
+  // The room page opened at #2 by a player, mid-game (a reload): the join's
+  // state carries the history, the tab kept the positions.
+  const mid = at(f.p0, 6);
+  const join = { ...mid.st, moves: mid.moves };
+  const saved = { seq: mid.st.seq, moves: mid.moves, positions: mid.positions };
+  let m = M.step(M.init(ROOM, { me: me(f.p0), ply: 2, saved }), join).model;
+  assert.equal(m.cursor, 2);
+  assert.equal(M.address(m), '#2');
+  assert.equal(boardOf(M.shown(m)), boardOf(rec.positions[2]));
+  // A late spectator's link to a position before the join: the record is
+  // asked for, and the replay goes there when it comes.
+  const sp = events(f.spectator, { as: 'spectator' }).events;
+  r = M.step(M.init(ROOM, { me: me(f.spectator), ply: 1 }), sp.find((e) => e.type === 'room.state'));
+  assert.deepEqual(types(r.fx).filter((x) => x === 'fetchRecords'), ['fetchRecords']);
+  m = M.step(r.model, { type: 'records', record: rec }).model;
+  assert.equal(m.cursor, 1);
+  assert.equal(boardOf(M.shown(m)), boardOf(rec.positions[1]));
+  // A number past the end shows the last position.
+  const far = M.step(M.step(M.init(ROOM, { page: 'record', ply: 999 }), { type: 'open' }).model, { type: 'records', record: rec }).model;
+  assert.equal(far.cursor, null);
+});
+
+test('a finished game leads to its review, from the room, at the position shown', () => {
+  const f = fixture('go');
+  const done = play(f.p0).model;
+  assert.equal(M.review(done), '/g/room-1');
+  assert.equal(M.review({ ...done, cursor: 4 }), '/g/room-1#4');
+  const sp = play(f.spectator, { as: 'spectator' }).model;
+  assert.equal(M.review(sp), '/g/room-1', 'for a spectator too');
+  assert.equal(M.review(at(f.p0, 5)), null, 'not while it is played');
+  const page = M.step(M.step(M.init(ROOM, { page: 'record' }), { type: 'open' }).model, { type: 'records', record: f.record }).model;
+  assert.equal(M.review(page), null, 'not on the review itself');
+});
+
+test('2048 solo: "play again" creates the same game; a race offers the rematch instead', () => {
+  const solo = {
+    ...play(fixture('2048').p0).model,
+  };
+  // The race fixture has two seats: a rematch, no "play again".
+  assert.equal(M.again(solo), null);
+  assert.ok(M.rematch(solo));
+  const one = { ...solo, st: { ...solo.st, variant: 'solo', players: [solo.st.players[0]] } };
+  assert.deepEqual(M.again(one), { game: '2048', variant: 'solo', opponent: 'none' });
+  assert.deepEqual(M.step(one, { type: 'again' }).fx, [{ type: 'create', spec: { game: '2048', variant: 'solo', opponent: 'none' } }]);
+  assert.deepEqual(M.step(solo, { type: 'again' }).fx, []);
+  assert.equal(M.again({ ...one, st: { ...one.st, status: 'playing' } }), null, 'not before the end');
+  assert.equal(M.again({ ...one, role: 'spectator', seat: null }), null, 'not for a spectator');
+});
+
+test('a spectator is told the players do not read their chat', () => {
+  const f = fixture('morris');
+  assert.equal(M.spectatorsApart(play(f.spectator, { as: 'spectator' }).model), true);
+  assert.equal(M.spectatorsApart(play(f.p0).model), false);
+  const sp = play(f.spectator, { as: 'spectator' }).model;
+  const bots = { ...sp, st: { ...sp.st, players: sp.st.players.map((p) => ({ seat: p.seat, bot: 'facil', name: '' })) } };
+  assert.equal(M.spectatorsApart(bots), false, 'computers have no chat to miss');
+});

@@ -35,7 +35,7 @@ test('a guest plays, makes an account on a phone in Portuguese, signs in on a de
   const password = 'uma palavra-passe';
   // A guest plays at once: no account asked for.
   const ana = await person(browser, srv.url, 'Ana', { viewport: PHONE, locale: 'pt-PT' });
-  await ana.page.locator('html[lang="pt"]').waitFor();
+  await ana.page.locator('html[lang="pt-PT"]').waitFor();
   assert.ok(await ana.page.locator('#account-link').isVisible(), 'the sign-in link in the header');
   const room = await createRoom(ana, 'morris', { variant: '3' });
   const bia = await person(browser, srv.url, 'Bia', { path: `/r/${room}` });

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, waitFor, setLang, sleep, assertContrast, boardsOnScreen,
+  startServer, launch, person, pageFetch, closeAll, noErrors, waitFor, setLang, sleep, assertContrast, boardsOnScreen, LANGS,
   PHONE, DESKTOP, SHOTS,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
@@ -19,11 +19,10 @@ after(async () => { await browser?.close(); await srv?.stop(); });
 
 const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
 const WORDS = {
-  pt: { title: 'O que os robôs fizeram', refused: 'recusada', ownerOnly: /só são mostradas ao seu dono/, yours: /só lhe são mostradas a si/ },
+  'pt-PT': { title: 'O que os robôs fizeram', refused: 'recusada', ownerOnly: /só são mostradas ao seu dono/, yours: /só lhe são mostradas a si/ },
+  'pt-BR': { title: 'O que os robôs fizeram', refused: 'recusado', ownerOnly: /só aparecem para o dono dele/, yours: /só aparecem para você/ },
   en: { title: 'What the bots did', refused: 'refused', ownerOnly: /shown to its owner only/, yours: /shown to you only/ },
 };
-
-const tokenOf = (p) => waitFor(() => p.page.evaluate(() => localStorage.getItem('tabuleiro.token')), `${p.name}'s token`);
 
 async function api(method, path, token, body) {
   const r = await fetch(`${srv.url}${path}`, {
@@ -41,8 +40,9 @@ async function snap(page, name) {
 test('a bot\'s game page: move times for a spectator, the bot\'s info and refused answer for its owner only', async () => {
   const owner = await person(browser, srv.url, 'Ana');
   const rival = await person(browser, srv.url, 'Bia');
-  const aluno = (await api('POST', '/api/bots', await tokenOf(owner), { name: 'aluno:normal' })).json;
-  const outro = (await api('POST', '/api/bots', await tokenOf(rival), { name: 'outro' })).json;
+  // Each person registers a bot from its page (the session cookie says who).
+  const aluno = (await pageFetch(owner, 'POST', '/api/bots', { name: 'aluno:normal' })).body;
+  const outro = (await pageFetch(rival, 'POST', '/api/bots', { name: 'outro' })).body;
   // The owner's bot is online (its event stream open), and the other bot
   // challenges it: the seed's moinho('[X]', 'facil') game, the other bot
   // X, the owner's bot O with its info, and one illegal answer first.
@@ -76,7 +76,7 @@ test('a bot\'s game page: move times for a spectator, the bot\'s info and refuse
     await p.page.locator('.botnotes').waitFor();
     await waitFor(async () => (await rows(p).count()) === X.length + O.length, `${p.name}: a row a move`);
   }
-  // The owner's page asked with its token: the info and the refused answer.
+  // The owner's page asked with its session: the info and the refused answer.
   await waitFor(async () => (await owner.page.locator('.botnotes-info').count()) === O.length + 1, 'the owner sees the info');
   assert.equal(await spectator.page.locator('.botnotes-info').count(), 0, 'a spectator sees no info');
   assert.equal(await spectator.page.locator('.botnotes-fault').count(), 0, 'a spectator sees no refused answer');
@@ -87,7 +87,7 @@ test('a bot\'s game page: move times for a spectator, the bot\'s info and refuse
   assert.equal(await fault.getAttribute('data-ply'), '3');
   assert.match(await fault.textContent(), /a2.*illegal_move: a2 is occupied.*tentei a2/);
 
-  for (const lang of ['pt', 'en']) {
+  for (const lang of LANGS) {
     for (const p of [spectator, owner]) {
       await setLang(p.page, lang);
       await waitFor(async () => (await p.page.locator('.botnotes h2').textContent()) === WORDS[lang].title, `${p.name}: the panel in ${lang}`);

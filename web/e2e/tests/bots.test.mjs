@@ -67,12 +67,23 @@ test('a person plays a bot that is online, from the lobby', async () => {
   await shoot(bia.page, 'lobby-bots', { boards: false });
   await setLang(bia.page, 'en');
 
-  const morris = await item.locator('select[name=game] option').evaluateAll((os) => os.map((o) => o.value).find((v) => v.startsWith('morris/')));
-  await item.locator('select[name=game]').selectOption(morris);
+  // Every two-seat variant of every game is offered (issue 29), and a clock.
+  const offered = await item.locator('select[name=game] option').evaluateAll((os) => os.map((o) => o.value));
+  const catalog = await (await fetch(`${srv.url}/api/games`)).json();
+  const twoSeats = (catalog.games || catalog).flatMap((g) => g.variants.filter((v) => v.seats === 2).map((v) => `${g.id}/${v.id}`));
+  assert.deepEqual(offered.slice().sort(), twoSeats.slice().sort());
+  assert.ok(offered.includes('go/19') && offered.includes('queens/grande') && offered.includes('orbito/5'), offered.join(' '));
+  const clocks = item.locator('select[name=clock]');
+  await item.locator('select[name=game]').selectOption('2048/race');
+  assert.ok(await clocks.isHidden(), 'no clock where both move at once');
+  await item.locator('select[name=game]').selectOption('morris/3');
+  await clocks.selectOption('180+2');
+  assert.ok(await clocks.isVisible());
   await item.locator('[data-action=challenge]').click();
   await bia.page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
   await waitStatus(bia.page, 'playing');
   assert.match(await bia.page.locator('.players').textContent(), /Robozinho \(bot\)/);
+  assert.deepEqual(await bia.page.locator('.player .clock').allTextContents(), ['3:00', '3:00'], 'the clock chosen');
   for (const size of [PHONE, DESKTOP]) {
     await bia.page.setViewportSize(size);
     await boardsOnScreen(bia.page);

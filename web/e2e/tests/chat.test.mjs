@@ -1,10 +1,11 @@
 // The chat of issue 18 on the page: a line shows its speaker's seat or
 // marks a spectator; spectators talk among themselves (the players never
-// see their lines); a player switches the spectators' chat off and the
+// see their lines, and the spectators are told so); a player switches the spectators' chat off and the
 // spectator's page says so; a person mutes another in their own view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, closeAll, noErrors, matchUp, setLang, boardsOnScreen, shoot, PHONE, DESKTOP } from '../lib.mjs';
+import { onScreen } from '../onscreen.mjs';
 
 let srv, browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -41,6 +42,18 @@ test('players and spectators chat apart; seats and spectators marked; switch and
     for (const hgt of rows) assert.ok(hgt < 1.8 * one, `a chat line of one short text is ${hgt}px tall, one row is ${one}px`);
   }
   assert.equal(await line(alice, 'que jogo').count(), 0, "a player sees the spectators' chat");
+  // The spectator is told, in the chat panel, that the players do not read
+  // them (issue 29); the players are not.
+  const apart = wendy.page.locator('.chat .chat-apart');
+  assert.equal(await apart.textContent(), "You are watching: the players do not see the spectators' messages.");
+  assert.equal(await wendy.page.locator('.chat-form input').getAttribute('placeholder'), 'Say something to the spectators');
+  for (const [lang, words] of [['pt-PT', /os jogadores não leem/], ['pt-BR', /os jogadores não veem/]]) {
+    await setLang(wendy.page, lang);
+    assert.match(await apart.textContent(), words);
+    await onScreen(wendy.page, apart, `the spectator's note (${lang})`);
+  }
+  await setLang(wendy.page, 'en');
+  for (const p of [alice, bob]) assert.equal(await p.page.locator('.chat .chat-apart').count(), 0, `${p.name} is told`);
   for (const p of people) await boardsOnScreen(p.page);
   await shoot(wendy.page, 'chat-spectator');
 

@@ -128,6 +128,7 @@ test('two friends play morris by invite link, one reloads, they rematch', async 
   const invite = await alice.page.locator('.invite-url').inputValue();
   // Bob opens the link on his phone; he is asked for his name as he sits down.
   const bob = await person(browser, srv.url, null, { path: new URL(invite).pathname, viewport: PHONE });
+  await bob.page.locator('.join-panel p').waitFor();
   assert.match(await bob.page.locator('.join-panel').textContent(), /Alice is waiting for an opponent at Jogo do Moinho/);
   assert.match(await bob.page.locator('.player.empty').textContent(), /Waiting for a player/);
   await takeSeat(bob, 'Bob');

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, createRoom, seatTwo, waitStatus, waitFor, shoot, assertContrast, PHONE,
+  startServer, launch, person, socketsPage, closeAll, noErrors, createRoom, seatTwo, waitStatus, waitFor, shoot, assertContrast, PHONE,
 } from '../lib.mjs';
 
 let srv, browser;
@@ -18,9 +18,7 @@ after(async () => { await browser?.close(); await srv?.stop(); });
 // seat, `playing` rooms with both seats taken, the first of which
 // `spectators` more guests watch. It returns the context and the ids.
 async function makeRooms({ waiting, playing, spectators = 0 }) {
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  await page.goto(`${srv.url}/`);
+  const { context: ctx, page } = await socketsPage(browser, srv.url);
   const ids = await page.evaluate(async ({ waiting, playing, spectators }) => {
     let n = 0;
     const client = () => new Promise((resolve, reject) => {

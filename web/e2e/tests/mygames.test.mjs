@@ -1,12 +1,15 @@
 // A player's finished games (docs/protocol.md, "A player's games"): the
-// lobby's "My games" lists them for the guest the browser holds, and each
-// links to the game page /g/<room>, which replays the game from its record
-// (no room needed) and offers its downloads.
+// lobby's "My games" lists the last ones for the guest the browser holds,
+// the page /games (the header's "My games") all of them a page at a time,
+// and each links to the game page /g/<room>, which replays the game from
+// its record (no room needed) and offers its downloads.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launch, person, closeAll, noErrors, seatTwo, playMoves, waitStatus, shoot, PHONE,
+  startServer, launch, person, closeAll, noErrors, seatTwo, playMoves, waitStatus, waitFor, shoot, createRoom, setLang,
+  assertTextFits, PHONE, DESKTOP, LANGS,
 } from '../lib.mjs';
+import { onScreen } from '../onscreen.mjs';
 
 let srv, browser;
 before(async () => { srv = await startServer(); browser = await launch(); });
@@ -24,11 +27,11 @@ test('My games lists a finished go game; its page replays it, downloads its SGF 
   // Alice's lobby, on a phone, in Portuguese: My games lists it.
   await alice.page.setViewportSize(PHONE);
   await alice.page.goto(srv.url + '/');
-  await alice.page.locator('#lang').selectOption('pt');
-  await alice.page.locator('html[lang="pt"]').waitFor();
+  await alice.page.locator('#lang').selectOption('pt-PT');
+  await alice.page.locator('html[lang="pt-PT"]').waitFor();
   const mine = alice.page.locator(`.my-games .my-game[data-room="${room}"]`);
   await mine.waitFor();
-  assert.match(await alice.page.locator('#my-h').textContent(), /Meus jogos/);
+  assert.match(await alice.page.locator('#my-h').textContent(), /Os meus jogos/);
   assert.match(await mine.textContent(), /Bob/);
   assert.match(await mine.locator('.my-outcome').textContent(), /vitória/);
   await mine.locator('a').click();
@@ -79,4 +82,63 @@ test('My games lists a finished go game; its page replays it, downloads its SGF 
   await carol.page.locator('.analysis svg.winrate-graph').waitFor(); // stored: shown at once
   noErrors([alice, bob, carol]);
   await closeAll(alice, bob, carol);
+});
+
+test('My games is a page of its own, from the header, a page at a time, in every language', async () => {
+  // Zé plays three games against the computer and resigns each at once.
+  const ze = await person(browser, srv.url, 'Zé', { viewport: PHONE });
+  const rooms = [];
+  for (let i = 0; i < 3; i++) {
+    await ze.page.goto(srv.url + '/');
+    rooms.push(await createRoom(ze, 'morris', { opponent: 'bot', level: 'facil', seat: 0 }));
+    await waitStatus(ze.page, 'playing');
+    await ze.page.getByRole('button', { name: 'Resign', exact: true }).click();
+    await ze.page.getByRole('button', { name: 'Really resign?' }).click();
+    await waitStatus(ze.page, 'finished');
+  }
+  // The header's link, on every page; two games a page (?limit=2).
+  await ze.page.locator('.nav-games').click();
+  await ze.page.waitForURL(/\/games$/);
+  assert.equal(await ze.page.locator('.nav-games').getAttribute('aria-current'), '');
+  const items = ze.page.locator('.games-item');
+  await waitFor(async () => (await items.count()) === 3, 'the three games');
+  assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.dataset.room)), rooms.slice().reverse(), 'newest first');
+  await ze.page.goto(`${srv.url}/games?limit=2`);
+  await waitFor(async () => (await items.count()) === 2, 'a page of two');
+  assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.dataset.room)), [rooms[2], rooms[1]]);
+  const words = { en: ['lost', 'Older games ▸'], 'pt-PT': ['derrota', 'Mais antigas ▸'], 'pt-BR': ['derrota', 'Mais antigas ▸'] };
+  for (const lang of LANGS) {
+    await setLang(ze.page, lang);
+    assert.equal(await ze.page.locator('.games-item .games-outcome').first().textContent(), words[lang][0]);
+    assert.equal(await ze.page.locator('.games-older').textContent(), words[lang][1]);
+    assert.match(await ze.page.locator('.games-item').first().textContent(), /computer|Computador/);
+    assert.match(await ze.page.locator('.games-item .games-meta').first().textContent(), { en: /^0 moves/, 'pt-PT': /^0 jogadas/, 'pt-BR': /^0 lances/ }[lang]);
+    for (const size of [PHONE, DESKTOP]) {
+      await ze.page.setViewportSize(size);
+      await onScreen(ze.page, ze.page.locator('.games-item').first(), `the first game (${lang})`);
+      await onScreen(ze.page, ze.page.locator('.games-older'), `the older link (${lang})`);
+      await assertTextFits(ze.page, `My games (${lang})`);
+    }
+  }
+  await setLang(ze.page, 'en');
+  // Older: the third game alone, and the way back to the newest.
+  await ze.page.locator('.games-older').click();
+  await ze.page.waitForURL(/\/games\?before=\d+&limit=2$/);
+  await waitFor(async () => (await items.count()) === 1 && (await items.first().getAttribute('data-room')) === rooms[0], 'the oldest game');
+  await ze.page.goBack();
+  await waitFor(async () => (await items.count()) === 2, 'back to the first page');
+  await ze.page.goForward();
+  await waitFor(async () => (await items.count()) === 1, 'the second page again');
+  await ze.page.locator('.games-newest').click();
+  await waitFor(async () => (await items.count()) === 2, 'the newest page');
+  // Each game leads to its review.
+  await items.first().locator('a.games-title').click();
+  await ze.page.waitForURL(new RegExp(`/g/${rooms[2]}$`));
+  await ze.page.locator('.status.result').waitFor();
+  await shoot(ze.page, 'my-games-review', { boards: true });
+  // Someone who never played: the page says so, with nothing else.
+  const new1 = await person(browser, srv.url, null, { path: '/games' });
+  await new1.page.getByText('You have no finished games yet.', { exact: false }).waitFor();
+  noErrors([ze, new1]);
+  await closeAll(ze, new1);
 });

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launch, closeAll, noErrors, seatTwo, playMoves, waitStatus, setLang, sleep, assertContrast, PHONE,
-  DESKTOP, SHOTS,
+  DESKTOP, SHOTS, LANGS,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
 import { join } from 'node:path';
@@ -24,7 +24,9 @@ async function snap(page, name) {
 }
 
 const SIZES = [['phone', PHONE], ['desktop', DESKTOP]];
-const WORDS = { pt: { mistake: 'Erro', worst: 'Maior queda' }, en: { mistake: 'Mistake', worst: 'Biggest drop' } };
+const WORDS = {
+  'pt-PT': { mistake: 'Erro', worst: 'Maior queda' }, 'pt-BR': { mistake: 'Erro', worst: 'Maior queda' }, en: { mistake: 'Mistake', worst: 'Biggest drop' },
+};
 
 test('morris: the move that threw the draw away is marked "?" on the move list, in both languages and sizes', async () => {
   const { alice, bob, room } = await seatTwo(browser, srv.url, 'morris', { variant: '3' });
@@ -47,7 +49,7 @@ test('morris: the move that threw the draw away is marked "?" on the move list, 
   assert.equal(await marked.getAttribute('data-ply'), '4');
   assert.equal(await marked.locator('.review-mark').textContent(), '?');
 
-  for (const lang of ['pt', 'en']) {
+  for (const lang of LANGS) {
     await setLang(alice.page, lang);
     for (const [label, size] of SIZES) {
       await alice.page.setViewportSize(size);
@@ -108,7 +110,7 @@ test('go: the biggest drop in chance of winning is marked on the graph and the m
   assert.equal(await mv.locator('.review-worst').count(), 1);
   const summary = alice.page.locator('.analysis-worst');
 
-  for (const lang of ['pt', 'en']) {
+  for (const lang of LANGS) {
     await setLang(alice.page, lang);
     for (const [label, size] of SIZES) {
       await alice.page.setViewportSize(size);
@@ -117,7 +119,7 @@ test('go: the biggest drop in chance of winning is marked on the graph and the m
       await onScreen(alice.page, band, `the graph's band (${lang}, ${label})`);
       const text = await summary.textContent();
       assert.match(text, new RegExp(`${WORDS[lang].worst}: \\S+ ${a.worst + 1}, `), text);
-      assert.match(await mv.getAttribute('aria-label'), new RegExp(lang === 'pt' ? 'maior queda' : 'biggest drop'));
+      assert.match(await mv.getAttribute('aria-label'), new RegExp(lang.startsWith('pt') ? 'maior queda' : 'biggest drop'));
       await onScreen(alice.page, summary, `the summary (${lang}, ${label})`);
       await summary.locator('.jump').click();
       assert.equal(await alice.page.locator('.replay-pos').textContent(), `${a.worst + 1} / ${MOVES.length}`);

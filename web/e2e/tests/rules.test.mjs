@@ -44,7 +44,7 @@ test('an aborted game: the first move\'s countdown, the clock standing still, Ab
   const countdown = (p) => p.page.locator('.abort-countdown:not([hidden])');
   await countdown(first).waitFor();
   await countdown(other).waitFor();
-  const mine = first === alice ? /Make your first move within \d+ s, or the game is aborted/ : /Faça o seu primeiro lance em \d+ s, ou a partida é anulada/;
+  const mine = first === alice ? /Make your first move within \d+ s, or the game is aborted/ : /Faça a sua primeira jogada em \d+ s, ou a partida é anulada/;
   assert.match(await countdown(first).textContent(), mine);
   const n0 = Number((await countdown(first).textContent()).match(/\d+/)[0]);
   await waitFor(async () => Number((await countdown(first).textContent()).match(/\d+/)[0]) < n0, 'the countdown to go down');
@@ -95,7 +95,7 @@ test('a takeback asked and granted', async () => {
   const ask = p1 === alice ? 'Ask to take back' : 'Pedir para voltar atrás';
   await p1.page.getByRole('button', { name: ask }).click();
   const accept = p2 === alice ? 'Accept' : 'Aceitar';
-  const note = p2 === alice ? /(Bob|Alice) \([XO]\) asks to take back a move/ : /(Bob|Alice) \([XO]\) pede para voltar atrás num lance/;
+  const note = p2 === alice ? /(Bob|Alice) \([XO]\) asks to take back a move/ : /(Bob|Alice) \([XO]\) pede para voltar atrás numa jogada/;
   await p2.page.locator('.offers .offer-note').filter({ hasText: note }).waitFor();
   await shoot(p2.page, 'rules-takeback');
   await p2.page.locator('.offers').getByRole('button', { name: accept, exact: true }).click();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  startServer, launch, person, closeAll, noErrors, setLang, waitFor, sleep, PHONE, DESKTOP, SHOTS, pageFetch,
+  startServer, launch, person, closeAll, noErrors, setLang, waitFor, sleep, PHONE, DESKTOP, SHOTS, LANGS, pageFetch,
 } from '../lib.mjs';
 import { onScreen } from '../onscreen.mjs';
 
@@ -38,11 +38,12 @@ test('a tournament lists its entrants by name in the lobby and on its page', asy
 
   const NAMES = {
     en: ['Ana', 'Robozinho (bot)', 'Greedy computer'],
-    pt: ['Ana', 'Robozinho (robô)', 'Computador Gulosa'],
+    'pt-PT': ['Ana', 'Robozinho (robô)', 'Computador Gulosa'],
+    'pt-BR': ['Ana', 'Robozinho (robô)', 'Computador Gulosa'],
   };
   const viewer = await person(browser, srv.url, null, { viewport: PHONE });
   mkdirSync(SHOTS, { recursive: true });
-  for (const lang of ['pt', 'en']) {
+  for (const lang of LANGS) {
     await setLang(viewer.page, lang);
     for (const [label, size] of [['phone', PHONE], ['desktop', DESKTOP]]) {
       await viewer.page.setViewportSize(size);
@@ -51,7 +52,7 @@ test('a tournament lists its entrants by name in the lobby and on its page', asy
       const item = viewer.page.locator(`a[data-torneio="${id}"]`).locator('xpath=..');
       const names = item.locator('.torneio-names');
       await names.waitFor();
-      assert.equal(await names.textContent(), { en: 'Ana, Robozinho (bot), Greedy computer', pt: 'Ana, Robozinho (robô), Computador Gulosa' }[lang]);
+      assert.equal(await names.textContent(), NAMES[lang].join(', '));
       await onScreen(viewer.page, names, `the lobby's names (${lang}, ${label})`);
       await viewer.page.screenshot({ path: join(SHOTS, `torneio-names-lobby-${lang}-${label}.png`), fullPage: label === 'phone' });
 

@@ -144,7 +144,8 @@ test('a tournament created, answered and watched to the end from the page', asyn
   assert.equal(v.games.length, 6);
   const RULE = {
     en: /^Ranked by the share of games won.*a draw ½/,
-    pt: /^Classificação pela porcentagem de vitórias.*empate ½/,
+    'pt-PT': /^Classificação pela percentagem de vitórias.*empate ½/,
+    'pt-BR': /^Classificação pela porcentagem de vitórias.*empate ½/,
   };
   for (const p of [ana, bia]) {
     await p.page.locator('.torneio-status[data-status="finished"]').waitFor({ timeout: 15000 });

@@ -60,7 +60,7 @@ test('a tournament: listed in the lobby while it runs, its page shows the standi
   for (const p of [ana, viewer]) {
     for (const lang of LANGS) {
       await setLang(p.page, lang);
-      assert.equal(await p.page.locator('h1.torneio-title').textContent(), { pt: 'Torneio de Jogo das Rainhas', en: 'Tournament of Jogo das Rainhas' }[lang]);
+      assert.equal(await p.page.locator('h1.torneio-title').textContent(), { 'pt-PT': 'Torneio de Jogo das Rainhas', 'pt-BR': 'Torneio de Jogo das Rainhas', en: 'Tournament of Jogo das Rainhas' }[lang]);
       for (const size of [PHONE, DESKTOP]) {
         await p.page.setViewportSize(size);
         await p.page.locator('.torneio-status[data-status="finished"]').waitFor();

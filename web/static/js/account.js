@@ -6,6 +6,7 @@
 import { h, put } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
+import { personName } from './labels.js';
 
 // The rules the server keeps (players/names.go), checked here first so
 // that the page says what to change in the player's language.
@@ -91,7 +92,7 @@ export function accountView(main, { conn, navigate, askName }) {
     const rename = h('button', { type: 'button', class: 'link', id: 'guest-rename' }, t('name.change'));
     rename.addEventListener('click', () => askName().then(render));
     return [
-      h('p', { class: 'account-who' }, t('account.guest', { name: me.name }), ' ', rename),
+      h('p', { class: 'account-who' }, t('account.guest', { name: personName(me.name) }), ' ', rename),
       h('p', { class: 'muted' }, t('account.guestText')),
       h('div', { class: 'account-forms' }, signup, signin),
     ];

@@ -1,12 +1,14 @@
-// Tabuleiro's browser client: the header (name, sign in, language, theme,
-// sound), the router (the lobby at /, a room at /r/<room>, a finished
-// game's page at /g/<room>, a tournament at /t/<id>, a new one at /t/new,
-// the account at /account) and the name dialog.
+// Tabuleiro's browser client: the header (my games, name, sign in,
+// language, theme, sound), the router (the lobby at /, a room at /r/<room>,
+// a finished game's page at /g/<room>, my finished games at /games, a
+// tournament at /t/<id>, a new one at /t/new, the account at /account) and
+// the name dialog.
 // Anyone can look at the lobby and play at once: the page is a guest the
 // server names (its session cookie), the name is asked for only when a
 // guest first sits down (and then only once; dismissing it plays on as
 // the guest), and making an account or signing in is one link away.
-import { h, $, store, icon } from './dom.js';
+import { h, $, store, icon, wholeNames } from './dom.js';
+import { personName, isGuestName } from './labels.js';
 import { Conn } from './ws.js';
 import * as i18n from './i18n.js';
 import { t } from './i18n.js';
@@ -21,6 +23,7 @@ const pages = {
   room: () => import('./room.js').then((m) => (main, env, room, record) => m.roomView(main, room, { ...env, record })),
   torneio: () => import('./torneio.js').then((m) => (main, env, id) => m.torneioView(main, id, env)),
   torneioNew: () => import('./torneionew.js').then((m) => (main, env) => m.torneioNewView(main, env)),
+  games: () => import('./mygames.js').then((m) => (main, env) => m.myGamesView(main, env)),
   account: () => import('./account.js').then((m) => (main, env) => m.accountView(main, { ...env, askName })),
 };
 
@@ -29,6 +32,7 @@ function which(path) {
   const m = path.match(/^\/([rg])\/([A-Za-z0-9_-]{1,64})$/);
   if (m) return ['room', m[2], m[1] === 'g'];
   if (path === '/t/new') return ['torneioNew'];
+  if (path === '/games') return ['games'];
   if (path === '/account') return ['account'];
   const tm = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (tm) return ['torneio', tm[1]];
@@ -41,8 +45,10 @@ let current = null; // the view on screen: {destroy(), relabel()}
 // ---------- name ----------
 function showMe() {
   const account = !!(conn.me && conn.me.account);
-  const name = (conn.player && conn.player.name) || (conn.me && conn.me.name) || (account ? '' : store.name);
+  const given = (conn.player && conn.player.name) || (conn.me && conn.me.name) || (account ? '' : store.name);
+  const name = given ? personName(given) : '';
   $('#me-name').textContent = name || '';
+  $('#me-name').title = name || '';
   $('#me').hidden = !name;
   $('#me').dataset.account = account ? '1' : '';
   $('#me').title = t(account ? 'account.title' : 'name.change');
@@ -56,7 +62,11 @@ function askName({ sitting = false } = {}) {
   const dlg = $('#name-dialog'), form = $('#name-form'), input = $('#name-input');
   $('#name-title').textContent = t(sitting ? 'name.sitTitle' : 'name.title');
   $('#name-text').textContent = t(sitting ? 'name.sitText' : 'name.text');
-  input.value = (conn.player && conn.player.name) || store.name || '';
+  // A guest's default name shows in the page's language; saved as it
+  // is, it stays the server's key (labels.js, personName).
+  const given = (conn.player && conn.player.name) || store.name || '';
+  const shown = isGuestName(given) ? personName(given) : given;
+  input.value = shown;
   return new Promise((resolve) => {
     let done = false;
     const finish = async (name) => {
@@ -67,7 +77,7 @@ function askName({ sitting = false } = {}) {
       $('#name-skip').removeEventListener('click', onSkip);
       if (dlg.open) dlg.close();
       store.asked = true;
-      if (name && (!conn.player || name !== conn.player.name)) {
+      if (name && name !== shown && (!conn.player || name !== conn.player.name)) {
         try { await conn.rename(name); } catch { store.name = name; }
       }
       showMe();
@@ -98,6 +108,7 @@ async function route() {
   current = null;
   const main = $('#main');
   main.replaceChildren(h('p', { class: 'loading' }, t('common.loading')));
+  $('.nav-games').toggleAttribute('aria-current', location.pathname === '/games');
   const env = { conn, navigate, ensureNamed };
   const [page, ...args] = which(location.pathname);
   let view;
@@ -161,6 +172,7 @@ conn.on('me', showMe);
 
 (async function start() {
   applyTheme();
+  wholeNames();
   try { await i18n.load(i18n.pick()); } catch { /* the page's English words stay */ }
   headerControls();
   sound.fetchAll();

@@ -3,9 +3,10 @@
 // time, as the server measured it, for everyone; the info a bot sent with
 // each move and the answers the server refused it (an illegal move with the
 // error, its bot_error resignation with what failed) for the bot's owner
-// only. The record API gives those to the owner's token alone, so the
-// panel asks for the record with the page's token.
-import { h, put, store } from './dom.js';
+// only. The record API gives those to the owner alone: the record the
+// page fetched carries the page's session cookie, so it already holds them
+// when this browser's player owns the bot.
+import { h, put } from './dom.js';
 import { t, num } from './i18n.js';
 
 // seconds writes a duration of ms: "850 ms", "1.2 s", "3 min 5 s".
@@ -24,7 +25,7 @@ export function botNotesPanel(room, rec, { goTo = () => {}, seatName = String, m
   const body = h('div', { class: 'botnotes-body' });
   const el = h('section', { class: 'botnotes', 'aria-labelledby': 'botnotes-title' }, title, body);
   title.id = 'botnotes-title';
-  let shown = rec;
+  const shown = rec;
 
   function paint() {
     title.textContent = t('botnotes.title');
@@ -53,12 +54,5 @@ export function botNotesPanel(room, rec, { goTo = () => {}, seatName = String, m
   }
 
   paint();
-  if (store.token) {
-    // The owner's token reads the notes; anyone else's reads what rec has.
-    fetch(`/api/records/${encodeURIComponent(room)}`, { headers: { Authorization: `Bearer ${store.token}` } })
-      .then((r) => (r.ok ? r.json() : null))
-      .then((j) => { if (j && Array.isArray(j.moves)) { shown = j; paint(); } })
-      .catch(() => {});
-  }
   return { el, relabel: paint, destroy() {} };
 }

@@ -29,6 +29,29 @@ export function s(tag, attrs, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
+// nameTag is a name (a person's, a computer's) in an element that never
+// breaks it mid-word: it wraps between words, and a word too long for the
+// box ends in an ellipsis (CSS .nm). The whole name is its title (hover)
+// and its text (screen readers); a tap on a cut name shows it whole
+// (wholeNames: touch screens have no hover).
+export const nameTag = (tag, cls, name, attrs = {}) => h(tag, { ...attrs, class: `nm ${cls}`, title: name }, name);
+
+// wholeNames lets a tap (or a long press) on a cut name (.nm) show it
+// whole, and another tap cut it again; names inside links and buttons
+// keep their click.
+export function wholeNames(root = document) {
+  const toggle = (e) => {
+    const el = e.target.closest && e.target.closest('.nm');
+    if (!el || el.closest('a, button, label')) return false;
+    const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+    if (!cut && !el.classList.contains('whole')) return false;
+    el.classList.toggle('whole');
+    return true;
+  };
+  root.addEventListener('click', toggle);
+  root.addEventListener('contextmenu', (e) => { if (toggle(e)) e.preventDefault(); });
+}
+
 // put replaces el's children with kids, skipping null, undefined and false
 // (replaceChildren itself would write them as the text "null").
 export function put(el, ...kids) {

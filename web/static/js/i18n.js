@@ -1,11 +1,15 @@
 // The page's words. Every string the page shows comes from a message
 // catalogue, one JSON file a language under /assets/i18n/ (en.json,
-// pt.json, ...). The server lists the catalogues it embeds in the page's
-// <meta name="languages" content="en:English pt:Português">, so adding a
-// language is adding one file. The choice follows the browser until the
-// player picks one with the switch; it is remembered, and <html lang>
-// follows it.
+// pt-PT.json, pt-BR.json, ...). The server lists the catalogues it embeds
+// in the page's <meta name="languages" content="en:English pt-BR:...">, so
+// adding a language is adding one file. The choice follows the browser
+// until the player picks one with the switch; it is remembered, and
+// <html lang> follows it.
 const KEY = 'tabuleiro.lang';
+// A browser language we have only in regional forms ("pt", "pt-AO") gets
+// the form named here; a stored choice of a language since split ("pt",
+// before pt-PT and pt-BR) is read as that form too.
+const REGION = { pt: 'pt-PT' };
 let lang = 'en';
 let cat = {};
 let plural = new Intl.PluralRules('en');
@@ -23,17 +27,28 @@ export function languages() {
 }
 
 // pick returns the language to use: the stored choice, else the first of
-// the browser's languages we have (pt-BR and pt-PT both find pt), else en.
+// the browser's languages we have, else en.
 export function pick() {
-  const have = languages().map((l) => l.code);
-  const stored = safeGet(KEY);
-  if (stored && have.includes(stored)) return stored;
-  for (const want of navigator.languages || [navigator.language || 'en']) {
-    const w = String(want).toLowerCase();
-    if (have.includes(w)) return w;
-    const base = w.split('-')[0];
-    if (have.includes(base)) return base;
-  }
+  return choose(languages().map((l) => l.code), safeGet(KEY), navigator.languages || [navigator.language || 'en']);
+}
+
+// choose is pick's rule over the catalogues we have, the stored choice and
+// the browser's languages: a language we have exactly (case aside: pt-BR
+// for "pt-br"), else its base language (en for "en-GB"), else the regional
+// form REGION names for that base (pt-PT for "pt" and "pt-AO"), else the
+// first regional form we have of it.
+export function choose(have, stored, wanted) {
+  const find = (code) => {
+    if (!code) return null;
+    const w = String(code).toLowerCase(), base = w.split('-')[0];
+    const exact = have.find((c) => c.toLowerCase() === w) || have.find((c) => c.toLowerCase() === base);
+    if (exact) return exact;
+    if (REGION[base] && have.includes(REGION[base])) return REGION[base];
+    return have.find((c) => c.toLowerCase().split('-')[0] === base) || null;
+  };
+  const mine = find(stored);
+  if (mine) return mine;
+  for (const want of wanted) { const c = find(want); if (c) return c; }
   return have.includes('en') ? 'en' : have[0] || 'en';
 }
 
@@ -59,14 +74,33 @@ export const onChange = (fn) => { listeners.add(fn); return () => listeners.dele
 export const has = (key) => Object.prototype.hasOwnProperty.call(cat, key);
 
 // t returns the message for key with {name} placeholders filled from
-// params. A message may be {"one": ..., "other": ...}: params.n chooses.
+// params. A message may be {"one": ..., "other": ...} (and "zero", "few",
+// ... where the language has them): params.n chooses (pluralForm).
 // A missing key shows itself, so that a test or a reader sees it.
 export function t(key, params) {
   let m = cat[key];
   if (m == null) return key;
-  if (typeof m === 'object') m = m[plural.select(Number(params && params.n) || 0)] ?? m.other;
+  if (typeof m === 'object') m = pluralForm(m, Number(params && params.n) || 0, plural);
   if (!params) return m;
   return m.replace(/\{(\w+)\}/g, (all, k) => (params[k] == null ? all : String(params[k])));
+}
+
+// pluralForm picks a plural message's form for n: "zero" for 0 when the
+// message has one, else "other" for 0 (never "one": the Brazilian rule of
+// Intl puts 0 with 1, and "0 partida" reads wrong), else the form rules
+// (Intl.PluralRules) name, else "other".
+export function pluralForm(m, n, rules) {
+  if (n === 0) return m.zero ?? m.other;
+  return m[rules.select(n)] ?? m.other;
+}
+
+// tNodes is t for a message some of whose params are DOM nodes (a name in
+// its own box, dom.js nameTag): the message as a list of strings and
+// those nodes, for h() or replaceChildren.
+export function tNodes(key, params) {
+  const mark = {};
+  for (const [k, v] of Object.entries(params)) mark[k] = typeof v === 'object' && v && v.nodeType ? `\u0000${k}\u0000` : v;
+  return t(key, mark).split(/\u0000(\w+)\u0000/).map((s, i) => (i % 2 ? params[s] : s)).filter((s) => s !== '');
 }
 
 // tOr returns t(key) when the catalogue has it, else fallback.
@@ -84,4 +118,5 @@ export function localize(root) {
 
 // Numbers and times in the page's language.
 export const num = (n) => new Intl.NumberFormat(lang).format(n);
+export const date = (ms) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms));
 export const time = (ms) => new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(new Date(ms));

@@ -53,6 +53,20 @@ export function seatLabel(game, variant, seat) {
   return tOr(`seat.${game}.${seat}`, server || String(seat + 1));
 }
 
+// CLOCKS are the clocks the page offers ("base+increment" in seconds; ''
+// for none): the lobby's cards and a challenge to a bot online.
+export const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
+export function clockLabel(v) {
+  if (!v) return t('clock.none');
+  const [b, i] = v.split('+').map(Number);
+  return t('clock.fmt', { min: b / 60, inc: i });
+}
+// clockSpec is a clock of CLOCKS as room.create takes it.
+export function clockSpec(v) {
+  const [base, increment] = v.split('+').map(Number);
+  return { base, increment };
+}
+
 export const levelName = (game, level) => tOr(`level.${game}.${level}.name`, tOr(`level.${level}`, level));
 export function levelDescription(game, level) {
   const g = gameInfo(game);
@@ -61,13 +75,28 @@ export function levelDescription(game, level) {
 }
 export const levelStrength = (game, level) => tOr(`level.${game}.${level}.strength`, '');
 
+// GUEST is the form of the name the server gives a guest who chose none
+// (docs/protocol.md, hello): "guest-" and four digits. It is a key the
+// page translates, not a name: each reader sees it in their own language
+// ("convidado-0042", "visitante-0042"); a name the person chose is shown as
+// written.
+const GUEST = /^guest-(\d{4})$/;
+export const isGuestName = (name) => GUEST.test(name || '');
+
+// personName is how the page shows a person's name: a guest's default name
+// in the page's language, any other as it is.
+export function personName(name) {
+  const m = GUEST.exec(name || '');
+  return m ? t('player.guest', { number: m[1] }) : name || '?';
+}
+
 // playerName is what the page calls a seat's occupant: a person's name, or
 // "Computer (normal)" for a bot.
 export function playerName(game, p) {
   if (!p) return '';
   if (p.bot) return t('player.bot', { level: levelName(game, p.bot) });
   if (p.botAccount) return t('player.botAccount', { name: p.name || '?' });
-  return p.name || '?';
+  return personName(p.name);
 }
 
 // reasonText says why a game ended, with winner and loser named.

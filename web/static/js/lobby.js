@@ -2,11 +2,11 @@
 // one tap to watch or to take a free seat; a page of them, more from GET
 // /api/rooms), then one card per game with one-tap play (quick match, the
 // computer, a friend) on defaults the player can change and remembers.
-import { h, store } from './dom.js';
-import { t, num, localize } from './i18n.js';
+import { h, store, nameTag } from './dom.js';
+import { t, tNodes, num, localize } from './i18n.js';
 import {
   loadCatalog, games, gameName, gameTagline, gameRules, variantName, variantShort, seats, seatLabel,
-  levelName, levelDescription, levelStrength, playerName,
+  levelName, levelDescription, levelStrength, playerName, CLOCKS, clockLabel, clockSpec,
 } from './labels.js';
 import { tOr } from './i18n.js';
 import * as mini from './mini.js';
@@ -15,7 +15,6 @@ import { about } from './games/index.js';
 import { botsSection } from './bots.js';
 import { torneiosSection } from './torneio.js';
 
-const CLOCKS = ['', '60+0', '180+2', '300+3', '600+5', '900+10'];
 // Live games shown with a small board (each followed "as": "watcher", which
 // the room does not count among its spectators).
 const PREVIEWS = 6;
@@ -26,14 +25,10 @@ function loadChoice(g) {
 }
 function saveChoice(g, v) { try { localStorage.setItem(prefsKey(g), JSON.stringify(v)); } catch { /* private mode */ } }
 
-export function clockLabel(v) {
-  if (!v) return t('clock.none');
-  const [b, i] = v.split('+').map(Number);
-  return t('clock.fmt', { min: b / 60, inc: i });
-}
-
 export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const offs = [];
+  // names puts each name in its box (a name never breaks mid-word).
+  const names = (list, sep = ', ') => h('span', {}, ...list.flatMap((n, i) => [i ? sep : '', nameTag('span', 'inline pn', n)]));
   const status = h('div', { class: 'queue-status', role: 'status', 'aria-live': 'polite' });
   const liveList = h('ul', { class: 'live-grid', 'aria-labelledby': 'live-h' });
   const liveEmpty = h('div', { class: 'live-empty' });
@@ -49,7 +44,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
   const botList = botsSection({ navigate, ensureNamed, say: (text) => say(text) });
   const myList = h('ul', { class: 'my-games-list', 'aria-labelledby': 'my-h' });
   const mySection = h('section', { class: 'my-games', 'aria-labelledby': 'my-h', hidden: true },
-    h('h2', { id: 'my-h', 'data-i18n': 'lobby.myGames' }, t('lobby.myGames')), myList);
+    h('h2', { id: 'my-h', 'data-i18n': 'lobby.myGames' }, t('lobby.myGames')), myList,
+    h('a', { href: '/games', 'data-nav': '', class: 'all-games', 'data-i18n': 'lobby.allMyGames' }, t('lobby.allMyGames')));
   main.append(h('div', { class: 'lobby' },
     h('section', { class: 'live', 'aria-labelledby': 'live-h' },
       openSection,
@@ -66,7 +62,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     mySection.hidden = !myGames.length;
     myList.replaceChildren(...myGames.map((g) => {
       const me = (g.players || []).find((p) => p.id === myFor);
-      const others = (g.players || []).filter((p) => p !== me).map((p) => playerName(g.game, p)).join(', ');
+      const others = (g.players || []).filter((p) => p !== me).map((p) => playerName(g.game, p));
       const res = g.result || {};
       const outcome = res.reason === 'aborted' ? t('lobby.myAborted')
         : res.winner == null ? t('result.draw')
@@ -74,7 +70,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       const title = `${gameName(g.game)} ${variantShort(g.game, g.variant)}`;
       return h('li', { class: 'my-game', dataset: { room: g.room } },
         h('a', { href: `/g/${g.room}`, 'data-nav': '' }, title),
-        ' ', h('span', { class: 'muted' }, others ? t('lobby.myAgainst', { players: others }) : ''),
+        ' ', others.length ? h('span', { class: 'muted' }, ...tNodes('lobby.myAgainst', { players: names(others) })) : '',
         ' · ', h('span', { class: 'my-outcome' }, outcome),
         ' · ', h('span', { class: 'muted' }, t('lobby.moveN', { n: g.moves || 0 })));
     }));
@@ -83,7 +79,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const id = conn.player && conn.player.id;
     if (!id) return;
     // The session cookie goes with it: our own private games are listed too.
-    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=10`).then((r) => (r.ok ? r.json() : null)).then((j) => {
+    fetch(`/api/players/${encodeURIComponent(id)}/records?limit=5`).then((r) => (r.ok ? r.json() : null)).then((j) => {
       if (!j) return;
       myFor = id;
       myGames = Array.isArray(j.records) ? j.records : [];
@@ -168,12 +164,13 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     for (const id of want) if (!previews.has(id)) { previews.set(id, null); conn.follow(id, 'watcher'); }
     liveList.replaceChildren(...shown.map(liveCard));
   }
-  // playersLine is the players' names, each marked when its player is away.
+  // playersLine is the players' names, each in its box (a name never
+  // breaks mid-word) and marked when its player is away.
   function playersLine(r, players) {
     const out = [];
     players.forEach((p, i) => {
       if (i) out.push(' – ');
-      out.push(playerName(r.game, p));
+      out.push(nameTag('span', 'inline pn', playerName(r.game, p)));
       if (away(p)) out.push(' ', h('span', { class: 'away-mark' }, t('lobby.away')));
     });
     return out;
@@ -213,6 +210,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('div', { class: 'mini-host' }, board),
         h('div', { class: 'live-meta' },
           h('b', { class: 'live-title' }, title),
+          // Each name in its box: never broken mid-word, cut only when wider than the card.
           h('span', { class: 'players-cell' }, ...(seated.length ? playersLine(r, seated) : [t('lobby.nobody')])),
           h('span', { class: 'live-sub' },
             waiting ? h('span', { class: 'badge' }, t('lobby.waitingBadge')) : t('lobby.watching', { n: r.spectators || 0 }),
@@ -310,7 +308,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const timed = () => nSeats() === 2 && about(g.id).clock;
     const opts = () => {
       const o = { game: g.id, variant: choice.variant };
-      if (choice.clock && timed()) { const [b, i] = choice.clock.split('+').map(Number); o.clock = { base: b, increment: i }; }
+      if (choice.clock && timed()) o.clock = clockSpec(choice.clock);
       if (priv.checked) o.private = true;
       if (setup.value.trim()) {
         try { o.setup = JSON.parse(setup.value); } catch { say(t('lobby.badSetup')); return null; }

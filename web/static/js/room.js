@@ -40,14 +40,26 @@ function save(room, value) {
   try { sessionStorage.setItem(saveKey(room), JSON.stringify(value)); } catch { /* full: keep going */ }
 }
 
+// plyOf reads the position a page's address names: /g/<room>#12 or
+// /r/<room>?ply=12 (null: the live or last position).
+export function plyOf(loc) {
+  const hash = /^#(\d{1,5})$/.exec(loc.hash || '');
+  const q = new URLSearchParams(loc.search || '').get('ply');
+  const k = hash ? hash[1] : q != null && /^\d{1,5}$/.test(q) ? q : null;
+  return k == null ? null : Number(k);
+}
+
 export function roomView(main, room, { conn, navigate, record = false }) {
-  let m = M.init(room, { page: record ? 'record' : 'room', me: conn.player && conn.player.id, saved: record ? null : loadSaved(room) });
+  let m = M.init(room, {
+    page: record ? 'record' : 'room', me: conn.player && conn.player.id, saved: record ? null : loadSaved(room), ply: plyOf(location),
+  });
   let alive = true;
 
   // What the views may ask of the page.
   const ctx = {
     room, conn,
     model: () => m,
+    dispatch: (ev) => dispatch(ev),
     goTo: (k) => dispatch({ type: 'goto', k }),
     explain: (text) => board.explain(text),
     // send a room command; said so when the connection is down.
@@ -68,11 +80,12 @@ export function roomView(main, room, { conn, navigate, record = false }) {
   const views = [board, status, players, join, scoring, offers, moves, chat, records];
 
   // ---------- the layout ----------
-  const boardCol = h('div', { class: 'board-col' }, status.head, status.status, status.abort, board.line, board.host, moves.bar);
+  const boardCol = h('div', { class: 'board-col' }, status.head, status.status, status.review, status.abort, board.line, board.host, board.pre, moves.bar);
   const side = h('aside', { class: 'side' }, players.list, players.spectators, join.el, scoring.el, offers.controls, offers.rematchBox, players.invite, board.info,
     h('section', { class: 'moves-box' }, moves.head, moves.list, records.downloads),
     chat.section, status.rules);
-  main.append(h('div', { class: 'room' }, boardCol, side));
+  const layout = h('div', { class: 'room' }, boardCol, side);
+  main.append(layout);
   // On a phone the players sit above the board, where their clocks are seen.
   const phone = matchMedia('(max-width: 820px)');
   const place = () => { if (phone.matches) boardCol.insertBefore(players.list, board.host); else side.prepend(players.list); };
@@ -82,16 +95,37 @@ export function roomView(main, room, { conn, navigate, record = false }) {
   // render draws every panel from the model; animate: the state changed
   // by a move the board may show moving.
   function render(animate = false) {
-    if (!m.st) {
-      if (m.source === 'missing') { status.missing(); board.missing(); }
-      return;
-    }
+    if (m.source === 'missing' && !m.st) { layout.replaceWith(gone); document.title = `${t('room.notFound')} — Tabuleiro`; return; }
+    if (!m.st) return;
     for (const v of views) v.render(m, animate);
+  }
+  // A room the server does not have and never recorded: a page that says
+  // so, not empty panels.
+  const gone = h('section', { class: 'not-found', 'aria-labelledby': 'not-found-h' },
+    h('h1', { id: 'not-found-h', 'data-i18n': 'room.notFound' }, t('room.notFound')),
+    h('p', { 'data-i18n': 'room.notFoundText' }, t('room.notFoundText')),
+    h('p', { class: 'row-links' },
+      h('a', { href: '/', 'data-nav': '', class: 'button primary', 'data-i18n': 'room.notFoundLobby' }, t('room.notFoundLobby')),
+      h('a', { href: '/games', 'data-nav': '', class: 'button', 'data-i18n': 'nav.myGames' }, t('nav.myGames'))));
+
+  // The address follows the replay (/g/<room>#12), so that a link shows a
+  // position; it is replaced, not pushed: the back button leaves the page.
+  function follow() {
+    const want = M.address(m);
+    if (location.hash !== want || new URLSearchParams(location.search).has('ply')) {
+      const q = new URLSearchParams(location.search);
+      q.delete('ply');
+      const search = q.toString() ? `?${q}` : '';
+      history.replaceState(history.state, '', `${location.pathname}${search}${want}`);
+    }
   }
 
   // What each event redraws: everything, only the chat, or nothing (the
   // fx it leads to say the rest).
-  const REDRAW = { 'room.state': 'moved', 'room.joined': 'all', records: 'all', goto: 'all', 'room.chat': 'chat', 'room.chat.muted': 'chat' };
+  const REDRAW = {
+    'room.state': 'moved', 'room.joined': 'all', records: 'all', goto: 'all', premove: 'all', 'premove.cancel': 'all',
+    'room.chat': 'chat', 'room.chat.muted': 'chat',
+  };
 
   function dispatch(ev) {
     const r = M.step(m, ev, performance.now());
@@ -99,6 +133,7 @@ export function roomView(main, room, { conn, navigate, record = false }) {
     const redraw = REDRAW[ev.type];
     if (redraw === 'chat') chat.render(m);
     else if (redraw) render(redraw === 'moved');
+    if (alive && m.st && (redraw === 'all' || redraw === 'moved')) follow();
     for (const f of r.fx) effect(f);
   }
 
@@ -110,8 +145,18 @@ export function roomView(main, room, { conn, navigate, record = false }) {
       case 'navigate': navigate(f.url); break;
       case 'explain': board.explain(f.key ? t(f.key, f.params) : f.text); break;
       case 'quiet': board.quiet(); break;
+      case 'play': ctx.play(f.move); break;
+      case 'create': create(f.spec); break;
       default: feel(f, m);
     }
+  }
+
+  // create starts a room like this one (2048 solo's "play again") and goes there.
+  async function create(spec) {
+    try {
+      const rep = await conn.request({ type: 'room.create', ...spec });
+      if (alive && rep.room) navigate(`/r/${rep.room}`);
+    } catch (e) { if (alive) board.explain(t('lobby.createFailed', { why: e.message })); }
   }
 
   // fetchRecords asks the server for the whole game (docs/protocol.md,

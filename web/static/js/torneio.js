@@ -8,7 +8,7 @@
 // looking and the way to create one (torneionew.js, /t/new).
 import { h } from './dom.js';
 import { t, num, time, localize } from './i18n.js';
-import { loadCatalog, gameName, variantShort, levelName } from './labels.js';
+import { loadCatalog, gameName, variantShort, levelName, personName } from './labels.js';
 import { api } from './api.js';
 
 const REFRESH_MS = 2000;
@@ -19,7 +19,7 @@ const REFRESH_MS = 2000;
 export function entrantName(game, e) {
   if (e.level) return t('player.bot', { level: levelName(game, e.level) });
   if (e.bot) return e.name && e.name !== e.bot ? t('player.botAccount', { name: e.name }) : t('torneio.bot', { id: e.bot });
-  return e.name && e.name !== e.player ? e.name : t('torneio.player', { id: e.player });
+  return e.name && e.name !== e.player ? personName(e.name) : t('torneio.player', { id: e.player });
 }
 
 // share prints a standing's share of wins as the seed does: a percentage.

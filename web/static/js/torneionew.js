@@ -7,7 +7,7 @@
 // "open to tournaments" (PATCH /api/bots/{id}).
 import { h } from './dom.js';
 import { t, num, localize } from './i18n.js';
-import { loadCatalog, games, gameName, variantName, variantShort, seats, levelName } from './labels.js';
+import { loadCatalog, games, gameName, variantName, variantShort, seats, levelName, personName } from './labels.js';
 import { api } from './api.js';
 
 // The limits of docs/protocol.md ("Tournaments").
@@ -136,7 +136,7 @@ export function torneioNewView(main, { conn, navigate, ensureNamed }) {
     openBox.replaceChildren(...(others.length ? others.map((b) => pick({ bot: b.id }, t('player.botAccount', { name: b.name })))
       : [h('p', { class: 'muted' }, t('torneio.new.noOpenBots'))]));
     const people = [...recent, ...[...added.values()].filter((p) => !recent.some((r) => r.player === p.player))];
-    peopleBox.replaceChildren(...(people.length ? people.map((p) => pick({ player: p.player }, p.name || p.player))
+    peopleBox.replaceChildren(...(people.length ? people.map((p) => pick({ player: p.player }, p.name ? personName(p.name) : p.player))
       : [h('p', { class: 'muted' }, t('torneio.new.noPeople'))]));
     // Drawn once per id, so that a reader selecting it keeps the selection.
     if (yourId.dataset.id !== (id || '') || yourId.dataset.lang !== document.documentElement.lang) {

@@ -156,8 +156,8 @@ export function create(ctx) {
       const p = names.find((x) => x.seat === i);
       const sc = score[i] ?? 0;
       const done = Array.isArray(st.finished) && st.finished[i] && st.status === 'playing';
-      const name = p ? (p.bot ? t('player.bot', { level: t(`level.2048.${p.bot}.name`) }) : p.name) : t('room.emptySeat');
-      v.title.replaceChildren(h('span', { class: 'who' }, h('span', { class: 'seat-num small', 'aria-hidden': 'true' }, String(i + 1)), h('span', { class: 'who-name' }, name)),
+      const name = p ? ctx.name(p) : t('room.emptySeat');
+      v.title.replaceChildren(h('span', { class: 'who' }, h('span', { class: 'seat-num small', 'aria-hidden': 'true' }, String(i + 1)), h('span', { class: 'who-name nm', title: name }, name)),
         done ? h('span', { class: 'done' }, t('2048.done')) : '', h('span', { class: 'sc' }, t('2048.score', { n: sc })));
       v.wrap.classList.toggle('mine', i === seat);
       const moved = opts.animate && prev && st.lastMove && st.lastMove.seat === i && st.seq > prev.seq ? st.lastMove.move : null;

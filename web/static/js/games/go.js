@@ -88,9 +88,12 @@ export function create(ctx) {
     const m = coord(r, c);
     // Stone removal: a stone toggles its group; an empty point resumes.
     if (state.status === 'scoring' && state.board[r][c] !== '.' && lastOpts.interactive) return ctx.toggle(m);
-    const why = ctx.blocked();
+    const pm = ctx.premove;
+    if (pm.pending()) return pm.cancel();
+    const pre = pm.allowed(), why = pre ? '' : ctx.blocked();
     if (why) return ctx.explain(why);
     if (state.board[r][c] !== '.') return ctx.explain(t('why.go.taken', { cell: m }));
+    if (pre) return pm.set(m); // no confirm step: a premove shows, and a click cancels it
     if (!legal.includes(m)) return ctx.explain(t('why.go.illegal', { cell: m }));
     if (confirming() && selected !== m) return select(m);
     select(null);
@@ -110,9 +113,9 @@ export function create(ctx) {
       if (ch !== '.') {
         kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ${ch === 'X' ? 'black' : 'white'}${dead.has(m) ? ' dead' : ''}` }));
         if (lm === m && !dead.has(m)) kids.push(s('rect', { x: P(c) - 7, y: P(r) - 7, width: 14, height: 14, class: ch === 'X' ? 'last-mark on-black' : 'last-mark on-white' }));
-      } else if (selected === m) {
+      } else if (selected === m || (opts && opts.premove === m)) {
         kids.push(s('circle', { cx: P(c), cy: P(r), r: S * 0.46, class: `stone ghost ${opts && opts.seat === 1 ? 'white' : 'black'}` }),
-          s('circle', { cx: P(c), cy: P(r), r: S * 0.52, class: 'select-ring' }));
+          s('circle', { cx: P(c), cy: P(r), r: S * 0.52, class: selected === m ? 'select-ring' : 'premove-ring' }));
       }
       // Area at the end: a square on each point a side owns without a stone of its own.
       if ((own === 'X' || own === 'O') && ch !== own) {
@@ -121,9 +124,10 @@ export function create(ctx) {
       if (dead.has(m)) kids.push(s('path', { d: `M${P(c) - 11} ${P(r) - 11}l22 22m0-22l-22 22`, class: 'dead-mark' }));
       slot.replaceChildren(...kids);
       cells[r][c].classList.toggle('legal', legal.includes(m));
+      cells[r][c].classList.toggle('premove', !!opts && opts.premove === m);
       cells[r][c].classList.toggle('markable', scoring && ch !== '.' && !!(opts && opts.interactive));
       cells[r][c].setAttribute('aria-label', [m, stoneWord(t, ch, 'go'), dead.has(m) ? t('cell.dead') : '', lm === m ? t('cell.last') : '',
-        selected === m ? t('cell.selected') : '',
+        selected === m ? t('cell.selected') : '', opts && opts.premove === m && ch === '.' ? t('cell.premove') : '',
         own === 'X' ? t('cell.areaBlack') : own === 'O' ? t('cell.areaWhite') : ''].filter(Boolean).join(', '));
     }
   }
@@ -142,9 +146,14 @@ export function create(ctx) {
     const plus = caps.known ? '' : '+';
     const lm = st.lastMove && st.lastMove.move;
     const area = Array.isArray(st.area);
-    const key = (area || st.status !== 'playing' ? 'go.scoreFinal' : 'go.score') + (st.komi != null ? 'Komi' : '');
+    // The live count says so; a past position of a finished game says the
+    // game's final score, not a live one; komi where the game has it.
+    const fin = opts.final && opts.final.score ? opts.final.score : null;
+    const [base, score] = area || st.status !== 'playing' ? ['go.scoreFinal', sc]
+      : opts.replay && fin ? ['go.scoreFinal', fin] : opts.replay ? ['go.scoreAt', sc] : ['go.score', sc];
+    const key = base + (st.komi != null ? 'Komi' : '');
     put(info,
-      h('div', { class: 'score-line' }, t(key, { black: sc.black ?? '–', white: sc.white ?? '–', komi: num(st.komi ?? 0) })),
+      h('div', { class: 'score-line' }, t(key, { black: score.black ?? '–', white: score.white ?? '–', komi: num(st.komi ?? 0) })),
       h('div', { class: 'caps-line' }, t('go.caps', { black: `${caps.black}${plus}`, white: `${caps.white}${plus}` })),
       h('div', { class: 'last-line' }, lm ? t('go.last', { who: t(st.lastMove.seat === 0 ? 'go.black' : 'go.white'), move: lm === 'pass' ? t('move.pass') : lm }) : t('go.noMove')),
       area ? h('div', { class: 'area-key' }, t('go.areaKey')) : null,

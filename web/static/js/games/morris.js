@@ -18,6 +18,12 @@ export function moveText(m, t) {
 const S = 160, M = 100, LET = 'abc';
 const P = (i) => M + i * S;
 const coord = (r, c) => `${LET[c]}${r + 1}`;
+// near: a piece steps from a to b along a line: a row or column
+// neighbour, or a diagonal step through the centre.
+function near(a, b) {
+  const dr = Math.abs(Number(a[1]) - Number(b[1])), dc = Math.abs(LET.indexOf(a[0]) - LET.indexOf(b[0]));
+  return dr + dc === 1 || (dr === 1 && dc === 1 && (a === 'b2' || b === 'b2'));
+}
 
 export function create(ctx) {
   const { t } = ctx;
@@ -53,10 +59,14 @@ export function create(ctx) {
     svg.append(row);
   }
 
-  let state = null, legal = [], from = null, seat = null;
+  let state = null, legal = [], from = null, seat = null, premove = null;
   const mine = () => (seat === 0 ? 'X' : 'O');
+  const placed = () => state.board.join('').split(mine()).length - 1;
 
   function activate(r, c) {
+    const pm = ctx.premove;
+    if (pm.pending()) return pm.cancel();
+    if (pm.allowed()) return premoveAt(r, c);
     const why = ctx.blocked();
     if (why) return ctx.explain(why);
     const m = coord(r, c), ch = state.board[r][c];
@@ -83,6 +93,28 @@ export function create(ctx) {
     from = m; paint();
   }
 
+  // premoveAt chooses a premove in the opponent's turn: a point while this
+  // player still places pieces, else one of their pieces and then a
+  // neighbour that is not theirs (the opponent's piece may have left it
+  // by then; the server's legal moves decide when the turn comes).
+  function premoveAt(r, c) {
+    const m = coord(r, c), ch = state.board[r][c];
+    if (placed() < 3) {
+      if (ch !== '.') return ctx.explain(t('why.morris.taken', { cell: m }));
+      return ctx.premove.set(m);
+    }
+    if (from) {
+      if (m === from) { from = null; paint(); return ctx.explain(t('why.morris.cleared')); }
+      if (ch === mine()) { from = m; paint(); return; }
+      if (!near(from, m)) return ctx.explain(t('why.morris.cannotReach', { from, cell: m }));
+      const mv = from + m;
+      from = null;
+      return ctx.premove.set(mv);
+    }
+    if (ch !== mine()) return ctx.explain(ch === '.' ? t('why.morris.chooseFirst', { mark: mine() }) : t('why.morris.notYours', { cell: m, mark: mine() }));
+    from = m; paint();
+  }
+
   function paint() {
     const b = state.board;
     const lm = state.lastMove && state.lastMove.move;
@@ -94,21 +126,25 @@ export function create(ctx) {
       let ok;
       if (from) ok = legal.includes(from + m) && m !== from;
       else ok = legal.includes(m) || legal.some((x) => x.length === 4 && x.startsWith(m));
-      const cell = cells[r][c];
+      const cell = cells[r][c], pre = !!premove && (premove === m || (premove.length === 4 && (premove.slice(0, 2) === m || premove.slice(2) === m)));
       cell.classList.toggle('legal', !!ok);
+      cell.classList.toggle('premove', pre);
       cell.classList.toggle('selected', from === m);
       cell.classList.toggle('last', lastTo === m);
-      cell.setAttribute('aria-label', [m, stoneWord(t, ch, 'morris'), from === m ? t('cell.selected') : '',
+      cell.setAttribute('aria-label', [m, stoneWord(t, ch, 'morris'), from === m ? t('cell.selected') : '', pre ? t('cell.premove') : '',
         ok ? (from ? t('cell.canMoveHere') : ch === '.' ? t('cell.legal') : t('cell.canMove')) : '',
         lastTo === m ? t('cell.last') : '', inLine.has(m) ? t('cell.line') : ''].filter(Boolean).join(', '));
-      pieces[r][c].replaceChildren(...(ch === '.' ? [] : [mark(ch === 'X' ? 0 : 1, P(c), P(r), S * 0.27)]));
+      // A premove's piece, where it will land, drawn faint.
+      const ghost = ch === '.' && pre && (premove === m || premove.slice(2) === m);
+      pieces[r][c].replaceChildren(...(ch !== '.' ? [mark(ch === 'X' ? 0 : 1, P(c), P(r), S * 0.27)]
+        : ghost ? [mark(seat, P(c), P(r), S * 0.27, { class: `mark ${seat === 0 ? 'mark-x' : 'mark-o'} ghost` })] : []));
     }
     ctx.setPass && ctx.setPass(legal.find((x) => x.length === 4 && x.slice(0, 2) === x.slice(2)) || null, t('move.passBlocked'));
   }
 
   function update(st, opts) {
-    if (!state || st.seq !== state.seq) from = null;
-    state = st; seat = opts.seat;
+    if (!state || st.seq !== state.seq || (!opts.interactive && !opts.premoving)) from = null;
+    state = st; seat = opts.seat; premove = opts.premove;
     legal = opts.interactive ? legalFor(st, opts.seat) : [];
     paint();
   }

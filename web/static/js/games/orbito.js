@@ -75,10 +75,13 @@ export function create(ctx) {
 
   let state = null, legal = [];
   function activate(r, c) {
-    const why = ctx.blocked();
+    const pm = ctx.premove;
+    if (pm.pending()) return pm.cancel();
+    const pre = pm.allowed(), why = pre ? '' : ctx.blocked();
     if (why) return ctx.explain(why);
     const m = coord(r, c);
     if (state.board[r][c] !== '.') return ctx.explain(t('why.orbito.taken', { cell: m }));
+    if (pre) return pm.set(m);
     if (!legal.includes(m)) return ctx.explain(t('why.illegal', { cell: m }));
     ctx.play(m);
   }
@@ -113,9 +116,10 @@ export function create(ctx) {
       last.setAttribute('visibility', 'visible');
     } else last.setAttribute('visibility', 'hidden');
     for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
-      const m = coord(r, c), ok = legal.includes(m);
+      const m = coord(r, c), ok = legal.includes(m), pre = opts.premove === m;
       cells[r][c].classList.toggle('legal', ok);
-      cells[r][c].setAttribute('aria-label', [m, stoneWord(t, b[r][c], 'orbito'), ok ? t('cell.legal') : '',
+      cells[r][c].classList.toggle('premove', pre);
+      cells[r][c].setAttribute('aria-label', [m, stoneWord(t, b[r][c], 'orbito'), ok ? t('cell.legal') : '', pre ? t('cell.premove') : '',
         lastAt === m ? t('cell.lastStone') : '', inLine.has(m) ? t('cell.line') : ''].filter(Boolean).join(', '));
     }
     // Animate the rotation: draw the board as it was right after the stone

@@ -49,18 +49,22 @@ export function create(ctx) {
 
   const hand = h('div', { class: 'hand', role: 'group' });
   const info = h('div', { class: 'game-info' });
-  let state = null, legal = [], pick = null;
+  // choices: the pieces this player may pick now (those with a legal
+  // square; in the opponent's turn, for a premove, every piece in hand).
+  let state = null, legal = [], pick = null, choices = [], premove = null;
 
   function activate(i, c) {
-    const why = ctx.blocked();
+    const pm = ctx.premove;
+    if (pm.pending()) return pm.cancel();
+    const pre = pm.allowed(), why = pre ? '' : ctx.blocked();
     if (why) return ctx.explain(why);
     const r = n - 1 - i, sq = `${r},${c}`;
     if (state.board[i][c] !== '.') return ctx.explain(t('why.queens.taken', { cell: sq }));
-    const kinds = [...new Set(legal.map((m) => m[0]))];
     let p = pick;
-    if (!p && kinds.length === 1) p = kinds[0];
+    if (!p && choices.length === 1) p = choices[0];
     if (!p) return ctx.explain(t('why.queens.choose'));
     const mv = `${p}@${sq}`;
+    if (pre) { pick = null; return pm.set(mv); }
     if (!legal.includes(mv)) {
       if (!legal.some((m) => m[0] === p)) return ctx.explain(t('why.queens.noSquare', { piece: NAME(p) }));
       return ctx.explain(t('why.queens.attacked', { piece: NAME(p), cell: sq }));
@@ -75,8 +79,9 @@ export function create(ctx) {
     for (let i = 0; i < n; i++) for (let c = 0; c < n; c++) {
       const ch = b[i][c], sq = `${n - 1 - i},${c}`, cell = cells[i][c];
       const own = ch === '.' ? null : ownerAt(state.owners, i, c);
-      const isLast = lm && lm.slice(2) === sq;
+      const isLast = lm && lm.slice(2) === sq, pre = !!premove && premove.slice(2) === sq;
       cell.classList.toggle('legal', targets.has(sq));
+      cell.classList.toggle('premove', pre);
       cell.classList.toggle('last', !!isLast);
       const kids = [];
       if (ch !== '.') {
@@ -87,7 +92,8 @@ export function create(ctx) {
       }
       slots[i][c].replaceChildren(...kids);
       cell.setAttribute('aria-label', [sq, ch === '.' ? t('cell.empty') : t('cell.queensPiece', { piece: NAME(ch), seat: t(`seat.queens.${own === 1 ? 1 : 0}`) }),
-        targets.has(sq) ? t('cell.queensTarget', { piece: NAME(pick) }) : '', isLast ? t('cell.last') : ''].filter(Boolean).join(', '));
+        targets.has(sq) ? t('cell.queensTarget', { piece: NAME(pick) }) : '', pre ? `${t('cell.premove')} (${NAME(premove[0])})` : '',
+        isLast ? t('cell.last') : ''].filter(Boolean).join(', '));
     }
   }
 
@@ -95,14 +101,14 @@ export function create(ctx) {
     const mine = seat != null ? handOf(state, seat) : null;
     const counts = {};
     for (const p of mine || []) counts[p] = (counts[p] || 0) + 1;
-    const can = new Set(legal.map((m) => m[0]));
+    const can = new Set(choices);
     if (pick && !can.has(pick)) pick = null;
     hand.replaceChildren(...Object.keys(counts).map((p) => h('button', {
       type: 'button', class: `hand-piece${pick === p ? ' on' : ''}`, 'aria-pressed': pick === p ? 'true' : 'false',
       'aria-label': t(can.has(p) ? 'queens.handAria' : 'queens.handAriaStuck', { piece: NAME(p), letter: p, n: counts[p] }),
       onclick: () => { pick = pick === p ? null : p; paint(); paintHand(seat); },
     }, h('b', {}, p), ` ${NAME(p)} ×${counts[p]}`)));
-    hand.hidden = !mine || !mine.length || !legal.length;
+    hand.hidden = !mine || !mine.length || !choices.length;
     const hs = [0, 1].map((k) => handOf(state, k));
     put(info,
       h('div', {}, t('queens.letters')),
@@ -113,12 +119,10 @@ export function create(ctx) {
     svg.setAttribute('aria-label', t('board.queens', { n }));
     hand.setAttribute('aria-label', t('queens.hand'));
     if (!state || st.seq !== state.seq) pick = null;
-    state = st;
+    state = st; premove = opts.premove;
     legal = opts.interactive ? legalFor(st, opts.seat) : [];
-    if (!pick) {
-      const kinds = [...new Set(legal.map((m) => m[0]))];
-      if (kinds.length === 1) pick = kinds[0];
-    }
+    choices = [...new Set(opts.premoving ? handOf(st, opts.seat) || [] : legal.map((m) => m[0]))];
+    if (!pick && choices.length === 1) pick = choices[0];
     paintHand(opts.seat);
     paint();
   }

@@ -1,8 +1,10 @@
 // The chat (a view of the room page, room.js): the lines, each with its
 // speaker's seat or a spectator tag and a × to mute another person in
 // this person's view; a seated player's switch of the spectators' chat,
-// and what a spectator sees while it is off (docs/protocol.md, "Chat").
-import { h } from '../dom.js';
+// and what a spectator is told: the players never read their lines, and
+// the chat is off when it is (docs/protocol.md, "Chat").
+import { h, nameTag } from '../dom.js';
+import { personName } from '../labels.js';
 import { t, time as fmtTime } from '../i18n.js';
 import * as M from './model.js';
 import { seatWord } from './words.js';
@@ -34,7 +36,7 @@ export function chatView(ctx) {
       ? h('button', { type: 'button', class: 'chat-mute', title: t('chat.mute'), 'aria-label': t('chat.mute'), onclick: () => ctx.send('room.chat.mute', { player: line.by }) }, '×')
       : null;
     return h('li', { class: spectator ? 'chat-spectator' : 'chat-player' }, h('time', {}, line.at ? fmtTime(line.at) : ''), ' ', tag, ' ',
-      h('b', { class: 'from' }, line.from), ': ', h('span', { class: 'text' }, line.text),
+      nameTag('b', 'from', personName(line.from)), ': ', h('span', { class: 'text' }, line.text),
       ...(mute ? [' ', mute] : []));
   }
 
@@ -56,6 +58,8 @@ export function chatView(ctx) {
   // spectators' note that it is off.
   function renderSwitch(m) {
     toggle.replaceChildren();
+    const apart = M.spectatorsApart(m);
+    input.setAttribute('placeholder', t(apart ? 'chat.placeholderSpectator' : 'chat.placeholder'));
     if (!m.st || m.st.watch) return;
     const on = m.st.spectatorChat !== false;
     if (M.isPlayer(m)) {
@@ -64,6 +68,7 @@ export function chatView(ctx) {
         onclick: () => ctx.send('room.chat.spectators', { on: !on }),
       }, on ? t('chat.spectatorsOn') : t('chat.spectatorsOff')));
     } else if (!on) toggle.append(h('span', { class: 'muted' }, t('chat.spectatorsClosed')));
+    else if (apart) toggle.append(h('span', { class: 'chat-apart' }, t('chat.spectatorsApart')));
     input.disabled = !M.isPlayer(m) && !on;
   }
 
@@ -78,7 +83,6 @@ export function chatView(ctx) {
       head.textContent = t('chat.title');
       list.setAttribute('aria-label', t('chat.aria'));
       input.setAttribute('aria-label', t('chat.input'));
-      input.setAttribute('placeholder', t('chat.placeholder'));
       sendButton.textContent = t('chat.send');
       shown = null;
     },

@@ -26,19 +26,22 @@
 //   chat            {lines, fromState, muted}: the lines, whether a room.state gave them, whom this person mutes
 //   resync          the connection came back: the next room.state is whole whatever its seq
 //   saved           what sessionStorage kept of this room ({seq, moves, positions}), used by the first state
+//   premove         the move this player chose during the opponent's turn ({move}), played as soon as
+//                   it is theirs and legal, dropped when not; null when none
 
 import { adjourned as adjournedGame } from '../presence.js';
 
 export const MAX_CHAT = 500;
 
-// init is the model of room before anything came.
-export function init(room, { page = 'room', me = null, saved = null } = {}) {
+// init is the model of room before anything came; ply is the position
+// the page's address asks for (/g/<room>#12), shown once it is known.
+export function init(room, { page = 'room', me = null, saved = null, ply = null } = {}) {
   return {
     room, page, me, joined: false, role: null, seat: null, source: 'live',
     st: null, recv: 0, moves: [], positions: [], cursor: null,
-    records: { status: 'idle' }, wanted: null,
+    records: { status: 'idle' }, wanted: Number.isInteger(ply) && ply >= 0 ? ply : null,
     chat: { lines: [], fromState: false, muted: [] },
-    resync: false, saved,
+    resync: false, saved, premove: null,
   };
 }
 
@@ -48,6 +51,9 @@ export function init(room, { page = 'room', me = null, saved = null } = {}) {
 //   room.joined, room.state, room.chat, room.chat.muted, error (with `command`: ws.js)
 //   {type: 'records', record}              the record came (null: the server has none)
 //   {type: 'goto', k}                      show the position after move k
+//   {type: 'premove', move}                a move chosen in the opponent's turn (kept when premoveAllowed)
+//   {type: 'premove.cancel'}               the premove taken back (a click on the board)
+//   {type: 'again'}                        "play again" after a game for one (2048 solo)
 //
 // fx (what room.js does about them):
 //   {type: 'follow', as}                   room.join as a spectator
@@ -57,6 +63,8 @@ export function init(room, { page = 'room', me = null, saved = null } = {}) {
 //   {type: 'explain', key, params}         say why (the board's explain line), or {type: 'explain', text}
 //   {type: 'quiet'}                        a move came: clear the explain line
 //   {type: 'moved'} {type: 'ended'} {type: 'started'}   for the sounds and notifications
+//   {type: 'play', move}                   send room.move (a premove whose turn came)
+//   {type: 'create', spec}                 room.create with spec, then go to the new room
 
 // step is the model after event, and what to do about it; now
 // (performance.now()) is when the event came, the clocks' base.
@@ -84,6 +92,15 @@ export function step(m, ev, now = 0) {
       return onRecords(m, ev.record);
     case 'goto':
       return goTo(m, ev.k);
+    case 'premove':
+      if (!premoveAllowed(m) || typeof ev.move !== 'string' || !ev.move) return { model: m, fx: [] };
+      return { model: { ...m, premove: { move: ev.move } }, fx: [] };
+    case 'premove.cancel':
+      return { model: m.premove ? { ...m, premove: null } : m, fx: [] };
+    case 'again': {
+      const a = again(m);
+      return { model: m, fx: a ? [{ type: 'create', spec: a }] : [] };
+    }
     default:
       return { model: m, fx: [] };
   }
@@ -165,7 +182,19 @@ function onState(m, frame, now) {
   if (frame.next && role === 'player' && Array.isArray(frame.rematch) && frame.rematch.includes(seat)) {
     fx.push({ type: 'navigate', url: `/r/${frame.next}` });
   }
-  const model = { ...m, st: frame, recv: now, resync: false, moves, positions, chat, cursor, records, role, seat, saved: null };
+  // A premove: played the moment its turn comes when legal, dropped
+  // silently when not (lichess), and when the game stops.
+  let { premove } = m;
+  if (premove && (frame.status !== 'playing' || frame.turn === seat)) {
+    if (frame.status === 'playing' && Array.isArray(frame.legal) && frame.legal.includes(premove.move)) fx.push({ type: 'play', move: premove.move });
+    premove = null;
+  }
+  const model = { ...m, st: frame, recv: now, resync: false, moves, positions, chat, cursor, records, role, seat, saved: null, premove };
+  // The position the address asked for, once the game is known.
+  if (!prev && m.wanted != null && records.status !== 'loading') {
+    const r = goTo({ ...model, wanted: null }, m.wanted);
+    return { model: r.model, fx: [...fx, ...r.fx] };
+  }
   return { model, fx };
 }
 
@@ -340,6 +369,12 @@ export function scoring(m) {
   return { dead: st.dead || [], accepted, mine: accepted.includes(m.seat) && isPlayer(m), resume: mine(m, st.turn), by: st.scoreBy ?? null };
 }
 
+// premoveAllowed: a click on the board now chooses a premove, as on
+// lichess: a player of a two-seat game with a clock, the live position
+// shown, the opponent to move.
+export const premoveAllowed = (m) => interactive(m) && seatCount(m) === 2 && !!m.st.clocks &&
+  m.st.turn != null && m.st.turn !== m.seat;
+
 // blocked says why a move cannot be played now ({key, seat?}), null when
 // it can; online is whether the connection is up.
 export function blocked(m, online) {
@@ -417,6 +452,30 @@ export function result(m) {
 
 // chatLines is the chat as this person reads it (without whom they mute).
 export const chatLines = (m) => m.chat.lines.filter((l) => !m.chat.muted.includes(l.by));
+
+// again is what "play again" creates after a finished game for one
+// (2048 solo), null when it is not offered.
+export function again(m) {
+  if (!m.st || m.st.status !== 'finished' || seatCount(m) !== 1 || !isPlayer(m) || !live(m)) return null;
+  return { game: m.st.game, variant: m.st.variant, opponent: 'none' };
+}
+
+// review is the address of the finished game's review (the game page,
+// at the position shown), null while the game goes on or on that page.
+export function review(m) {
+  if (!m.st || m.st.status !== 'finished' || m.page === 'record' || m.source === 'missing') return null;
+  return `/g/${encodeURIComponent(m.room)}${address(m)}`;
+}
+
+// address is the part of the page's address that names the position the
+// replay shows ("#12"), '' for the live (or last) position.
+export const address = (m) => (m.cursor == null ? '' : `#${m.cursor}`);
+
+// spectatorsApart: this person's chat lines go to the spectators only,
+// never to the players (docs/protocol.md, "Chat"): a visitor of a room
+// where a person holds a seat.
+export const spectatorsApart = (m) => !!m.st && m.joined && !isPlayer(m) && live(m) &&
+  (m.st.players || []).some((p) => p.id && !p.bot);
 
 // downloadable: the record's files are offered (a finished game whose
 // record came).

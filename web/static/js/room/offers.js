@@ -2,14 +2,15 @@
 // pass, resign (two clicks), abort, draw offers and takebacks with their
 // answers (docs/protocol.md, "Abort, draws and takebacks"), claiming the
 // win from an opponent who left, the notification switch; and after the
-// game the rematch, asked, offered or followed.
-import { h, icon } from '../dom.js';
-import { t } from '../i18n.js';
+// game the rematch, asked, offered or followed, or "play again" after a
+// game for one (2048 solo).
+import { h, icon, nameTag } from '../dom.js';
+import { t, tNodes } from '../i18n.js';
 import { playerName } from '../labels.js';
 import { about } from '../games/index.js';
 import * as notify from '../notify.js';
 import * as M from './model.js';
-import { who } from './words.js';
+import { whoNode } from './words.js';
 
 const RESIGN_ARMED_MS = 4000;
 
@@ -77,37 +78,40 @@ export function offersView(ctx) {
       if (x.state === 'mine') {
         group.append(h('span', { class: 'offer-note' }, words.mine), button(`${kind}-cancel`, t('rules.cancel'), send(`room.${kind}.decline`)));
       } else if (x.state === 'theirs') {
-        group.append(h('span', { class: 'offer-note' }, words.theirs(who(m, x.by))),
+        group.append(h('span', { class: 'offer-note' }, ...words.theirs(whoNode(m, x.by))),
           button(`${kind}-accept`, t('rules.accept'), send(`room.${kind}.accept`)),
           button(`${kind}-decline`, t('rules.decline'), send(`room.${kind}.decline`)));
       } else {
         group.append(button(`${kind}-${words.verb}`, words.ask, send(`room.${kind}.${words.verb}`)));
       }
     };
-    offer('draw', o.draw, { mine: t('rules.drawOffered'), theirs: (w) => t('rules.drawOfferedBy', { who: w }), ask: t('rules.offerDraw'), verb: 'offer' });
-    offer('takeback', o.takeback, { mine: t('rules.takebackAsked'), theirs: (w) => t('rules.takebackAskedBy', { who: w }), ask: t('rules.takeback'), verb: 'ask' });
+    offer('draw', o.draw, { mine: t('rules.drawOffered'), theirs: (w) => tNodes('rules.drawOfferedBy', { who: w }), ask: t('rules.offerDraw'), verb: 'offer' });
+    offer('takeback', o.takeback, { mine: t('rules.takebackAsked'), theirs: (w) => tNodes('rules.takebackAskedBy', { who: w }), ask: t('rules.takeback'), verb: 'ask' });
     if (group.childNodes.length) controls.append(group);
   }
 
   function renderRematch(m) {
     rematchBox.replaceChildren();
-    const r = M.rematch(m);
-    rematchBox.hidden = !r;
+    const r = M.rematch(m), again = M.again(m);
+    rematchBox.hidden = !r && !again;
+    if (again) rematchBox.append(button('again primary', t('rematch.again'), () => ctx.dispatch({ type: 'again' })));
     if (!r) return;
-    const askers = r.asked.map((k) => who(m, k)).join(', ');
+    // Who asked, each name in its box.
+    const askers = () => h('span', {}, ...r.asked.flatMap((k, i) => [i ? ', ' : '', whoNode(m, k)]));
     const ask = () => ctx.send('room.rematch');
     if (M.isPlayer(m)) {
       if (r.mine) {
         const other = (m.st.players || []).find((p) => p.seat !== m.seat);
-        rematchBox.append(h('button', { type: 'button', class: 'rematch', disabled: true }, t('rematch.asked', { who: other ? playerName(m.st.game, other) : '' })));
+        rematchBox.append(h('button', { type: 'button', class: 'rematch', disabled: true },
+          h('span', {}, ...tNodes('rematch.asked', { who: nameTag('span', 'inline', other ? playerName(m.st.game, other) : '') }))));
       } else if (r.asked.length) {
         rematchBox.classList.add('offer');
-        rematchBox.append(h('p', { class: 'rematch-offer' }, t('rematch.offer', { who: askers })), button('rematch primary', t('rematch.accept'), ask));
+        rematchBox.append(h('p', { class: 'rematch-offer' }, ...tNodes('rematch.offer', { who: askers() })), button('rematch primary', t('rematch.accept'), ask));
       } else {
         rematchBox.append(button('rematch', t('rematch.ask'), ask));
       }
     } else if (r.asked.length) {
-      rematchBox.append(h('p', {}, t('rematch.spectator', { who: askers })));
+      rematchBox.append(h('p', {}, ...tNodes('rematch.spectator', { who: askers() })));
     }
     if (r.next && !M.isPlayer(m)) rematchBox.append(h('a', { href: `/r/${r.next}?watch=1`, 'data-nav': '', class: 'button' }, t('rematch.watch')));
   }

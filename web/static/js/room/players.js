@@ -2,7 +2,7 @@
 // line a seat (seat mark, name, "you", seat, connection, clock, "to
 // move"), the spectators, and the invite link while a seat is free. The
 // clocks tick locally between the server's figures (tick).
-import { h, s, fmtClock } from '../dom.js';
+import { h, s, fmtClock, nameTag } from '../dom.js';
 import { t } from '../i18n.js';
 import { playerName } from '../labels.js';
 import { about } from '../games/index.js';
@@ -33,7 +33,7 @@ export function playersView(ctx) {
       h('li', { class: `player${turn ? ' turn' : ''}${state === 'offline' ? ' gone' : ''}${p ? '' : ' empty'}`, dataset: { seat: k } },
         seatMark(m, k),
         h('span', { class: 'pline' },
-          h('span', { class: 'pname' }, p ? playerName(st.game, p) : t('room.emptySeat')),
+          nameTag('span', 'pname', p ? playerName(st.game, p) : t('room.emptySeat')),
           you ? h('span', { class: 'tag you' }, t('room.you')) : null),
         h('span', { class: 'clock', dataset: { seat: k } }),
         h('span', { class: 'pline small' },

@@ -1,12 +1,14 @@
 // The room's head and status (a view of the room page, room.js): the
 // title, the status line (whose turn, "thinking", the result in words),
-// the first move's countdown under it, the page's title, and the rules.
+// the way to the finished game's review under it (one click, for players
+// and spectators), the first move's countdown, the page's title, and the
+// rules.
 import { h } from '../dom.js';
-import { t, tOr, num } from '../i18n.js';
+import { t, tNodes, has, num } from '../i18n.js';
 import { gameName, gameRules, variantShort, reasonText } from '../labels.js';
 import { about } from '../games/index.js';
 import * as M from './model.js';
-import { who, seatWord } from './words.js';
+import { whoNode, seatWord } from './words.js';
 
 export function statusView() {
   const back = h('a', { href: '/', 'data-nav': '', class: 'back' }, t('room.back'));
@@ -14,6 +16,8 @@ export function statusView() {
   const head = h('div', { class: 'room-head' }, back, title);
   const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const abort = h('p', { class: 'abort-countdown', hidden: true, 'aria-live': 'polite' });
+  const reviewLink = h('a', { class: 'button primary review-link', 'data-nav': '', href: '/' }, t('room.review'));
+  const review = h('p', { class: 'review-line', hidden: true }, reviewLink);
   const rules = h('details', { class: 'rules-box' });
   let labelled = null; // the game the title and rules name
 
@@ -25,25 +29,29 @@ export function statusView() {
     rules.replaceChildren(h('summary', {}, t('room.rules')), h('ul', {}, ...gameRules(m.st.game).map((x) => h('li', {}, x))));
   }
 
-  // resultText is the result's head ("Alice (black) wins") and why.
+  // resultText is the result's head ("Alice (black) wins") and why, as
+  // nodes (each name in its box: words.whoNode), and the head as text
+  // (the page's title).
   function resultText(m) {
     const st = m.st, r = M.result(m), sc = st.score || {};
     const p = {
-      winner: r.winner != null ? who(m, r.winner) : '', loser: r.loser != null ? who(m, r.loser) : '',
+      winner: r.winner != null ? whoNode(m, r.winner) : '', loser: r.loser != null ? whoNode(m, r.loser) : '',
       k: about(st.game).lineLength(st.variant),
       black: sc.black != null ? num(sc.black) : '', white: sc.white != null ? num(sc.white) : '',
       s0: sc[0] != null ? num(sc[0]) : '', komi: num(st.komi ?? 0.5),
     };
     // The winner's score first ("higher score, 2,480 to 1,912").
     if (r.scores) { p.ws = num(r.scores[0]); p.ls = num(r.scores[1]); }
-    let headText;
-    if (r.reason === 'aborted') headText = t('result.aborted');
-    else if (M.seatCount(m) === 1) headText = t('result.over');
-    else if (r.winner == null) headText = t('result.draw');
-    else if (r.you) headText = t('result.youWin');
-    else headText = t('result.wins', { winner: p.winner });
-    const why = tOr(`reason.${st.game}.${r.reason}`, reasonText(r.reason, p), p);
-    return { head: headText, why: st.komi != null ? tOr(`reason.${st.game}.${r.reason}.komi`, why, p) : why };
+    let head;
+    if (r.reason === 'aborted') head = [t('result.aborted')];
+    else if (M.seatCount(m) === 1) head = [t('result.over')];
+    else if (r.winner == null) head = [t('result.draw')];
+    else if (r.you) head = [t('result.youWin')];
+    else head = tNodes('result.wins', { winner: p.winner });
+    // The most particular words the catalogue has: with komi, for the game, or any game's.
+    const key = [st.komi != null ? `reason.${st.game}.${r.reason}.komi` : '', `reason.${st.game}.${r.reason}`, `reason.${r.reason}`].find((k) => k && has(k));
+    const why = !r.reason ? [] : key ? tNodes(key, p) : [reasonText(r.reason, {})];
+    return { head, why, text: head.map((x) => (typeof x === 'string' ? x : x.textContent)).join('') };
   }
 
   function render(m) {
@@ -51,11 +59,14 @@ export function statusView() {
     const st = m.st;
     status.className = 'status';
     tick(m); // at once: a finished or moved game shows no countdown, not for up to a tick
+    const to = M.review(m);
+    review.hidden = !to;
+    if (to) reviewLink.setAttribute('href', to);
     if (st.status === 'finished') {
-      const { head: hd, why } = resultText(m);
+      const { head: hd, why, text } = resultText(m);
       status.classList.add('result');
-      status.replaceChildren(h('strong', {}, hd), why ? ` — ${why}` : '');
-      document.title = `${hd} — Tabuleiro`;
+      status.replaceChildren(h('strong', {}, ...hd), ...(why.length ? [' — ', ...why] : []));
+      document.title = `${text} — Tabuleiro`;
       return;
     }
     document.title = `${gameName(st.game)} — Tabuleiro`;
@@ -74,9 +85,9 @@ export function statusView() {
       document.title = `${t('status.yourTurn')} — ${gameName(st.game)}`;
     } else if (p && p.bot) {
       status.classList.add('thinking');
-      status.replaceChildren(t('status.thinking', { who: who(m, st.turn) }), h('span', { class: 'dots', 'aria-hidden': 'true' }, '...'));
+      status.replaceChildren(...tNodes('status.thinking', { who: whoNode(m, st.turn) }), h('span', { class: 'dots', 'aria-hidden': 'true' }, '...'));
     } else {
-      status.textContent = t('status.toMove', { who: who(m, st.turn) });
+      status.replaceChildren(...tNodes('status.toMove', { who: whoNode(m, st.turn) }));
     }
   }
 
@@ -88,13 +99,11 @@ export function statusView() {
     abort.hidden = n == null;
     if (n == null) return;
     const st = m.st;
-    abort.textContent = t(M.mine(m, st.turn) ? 'abort.yourCountdown' : 'abort.countdown', { n, who: st.turn != null ? who(m, st.turn) : '' });
+    abort.replaceChildren(...tNodes(M.mine(m, st.turn) ? 'abort.yourCountdown' : 'abort.countdown', { n, who: st.turn != null ? whoNode(m, st.turn) : '' }));
   }
 
   return {
-    head, status, abort, rules, render, tick,
-    // missing: the room is gone and the server keeps no record of it.
-    missing() { title.textContent = t('room.notFound'); },
-    relabel(m) { back.textContent = t('room.back'); if (m.st) label(m); },
+    head, status, review, abort, rules, render, tick,
+    relabel(m) { back.textContent = t('room.back'); reviewLink.textContent = t('room.review'); if (m.st) label(m); },
   };
 }
