@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 	"go.uber.org/zap"
 
+	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
@@ -85,9 +86,9 @@ type conn struct {
 	// (guarded by Hub.members.mu, not mu).
 	dropped bool
 
-	// reader-goroutine state
-	tokens     float64
-	last       time.Time
+	// reader-goroutine state: the messages' token bucket (Config.Rate,
+	// Config.Burst) and the messages refused by it
+	bucket     netlimit.Bucket
 	violations int
 }
 
@@ -312,28 +313,29 @@ func (c *conn) drain() {
 // once for every receiver, on one with permessage-deflate.
 func (c *conn) write(f *protocol.Frame) error {
 	if c.deflate {
-		if pm := f.Prepared(); pm != nil {
+		if pm, ok := f.Prepared(prepareMessage).(*websocket.PreparedMessage); ok {
 			return c.ws.WritePreparedMessage(pm)
 		}
 	}
 	return c.ws.WriteMessage(websocket.TextMessage, f.Data)
 }
 
-// allow is the per-connection token bucket.
+// prepareMessage is the hub's Frame.Prepared: the frame as a prepared
+// WebSocket message, which deflates it once for every connection that
+// writes it with permessage-deflate (nil if it cannot be made).
+func prepareMessage(data []byte) any {
+	// NewPreparedMessage only fails when compressing for a key it is
+	// asked for at once, which it is not here.
+	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
+	if err != nil {
+		return nil
+	}
+	return pm
+}
+
+// allow takes a token from the connection's bucket for one message.
 func (c *conn) allow(now time.Time) bool {
-	if c.last.IsZero() {
-		c.tokens, c.last = float64(c.h.cfg.Burst), now
-	}
-	c.tokens += now.Sub(c.last).Seconds() * c.h.cfg.Rate
-	c.last = now
-	if c.tokens > float64(c.h.cfg.Burst) {
-		c.tokens = float64(c.h.cfg.Burst)
-	}
-	if c.tokens < 1 {
-		return false
-	}
-	c.tokens--
-	return true
+	return c.bucket.Take(now, netlimit.PerSecond(c.h.cfg.Rate, float64(c.h.cfg.Burst)), 1)
 }
 
 func (c *conn) reader() {

@@ -3,7 +3,6 @@ package hub
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -19,11 +18,10 @@ import (
 // StoreTimeout bounds the store calls made for one client message.
 const StoreTimeout = 5 * time.Second
 
-func missing(fields ...string) *protocol.Error {
-	return protocol.Errorf(protocol.CodeBadRequest, "missing field %q", fields[0])
-}
-
-// dispatch handles one client message on the connection's reader goroutine.
+// dispatch handles one client message on the connection's reader goroutine:
+// it decodes it, checks it against its type's entry in protocol.Messages
+// and runs the type's handler (handlers.go); a room message goes to its
+// room through the Router.
 func (h *Hub) dispatch(c *conn, data []byte) {
 	if h.draining.Load() {
 		return // shutting down: the socket closes with 1012 next
@@ -34,62 +32,46 @@ func (h *Hub) dispatch(c *conn, data []byte) {
 		return
 	}
 	if m.Type == "" {
-		c.errorTo(m.ID, "", missing("type"))
+		c.errorTo(m.ID, "", protocol.MissingField("type"))
 		return
 	}
-	if m.Type != protocol.TypeHello && c.playerID == "" {
-		if isKnownType(m.Type) {
-			c.errorTo(m.ID, m.Room, protocol.Errorf(protocol.CodeBadRequest, "say hello first"))
-		} else {
-			c.errorTo(m.ID, "", protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type))
-		}
+	spec, known := protocol.Message(m.Type)
+	if !known {
+		c.errorTo(m.ID, "", protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type))
 		return
 	}
-	var perr *protocol.Error
-	switch m.Type {
-	case protocol.TypeHello:
-		// Said in time: the hello deadline is met as the hello arrives,
-		// however long the store takes to answer it (welcome, or internal
-		// and the client says it again) and to seat the player again.
-		c.greet()
-		perr = h.hello(c, &m)
-	case protocol.TypeLobbyWatch:
-		h.watch(c, m.ID)
-	case protocol.TypeLobbyUnwatch:
-		h.mu.Lock()
-		delete(h.watchers, c)
-		h.mu.Unlock()
-	case protocol.TypeMatchFind:
-		perr = h.matchFind(c, &m)
-	case protocol.TypeMatchCancel:
-		h.cancelShared(c, h.Dequeue(c))
-		c.Send(protocol.MustEncode(protocol.MatchQueued{Type: protocol.TypeMatchQueued, ID: m.ID, Queued: false}))
-	case protocol.TypeRoomCreate:
-		perr = h.create(c, &m)
-	case TypePlayerRename:
-		perr = h.rename(c, &m)
-	default:
-		if !isRoomMessage(m.Type) {
-			perr = protocol.Errorf(protocol.CodeBadRequest, "unknown message type %q", m.Type)
-			break
-		}
-		perr = h.roomMessage(c, &m)
+	if !spec.Anonymous && c.playerID == "" {
+		c.errorTo(m.ID, m.Room, protocol.Errorf(protocol.CodeBadRequest, "say hello first"))
+		return
 	}
-	if perr != nil {
+	if perr := h.handle(c, spec, &m); perr != nil {
 		c.errorTo(m.ID, m.Room, perr)
 	}
 }
 
-func isKnownType(t string) bool {
-	switch t {
-	case protocol.TypeHello, protocol.TypeLobbyWatch, protocol.TypeLobbyUnwatch, protocol.TypeMatchFind,
-		protocol.TypeMatchCancel, protocol.TypeRoomCreate, TypePlayerRename:
-		return true
+// handle checks m and runs its handler; a room message is admitted by the
+// hub (its handler's admit), then routed to its room.
+func (h *Hub) handle(c *conn, spec *protocol.MessageSpec, m *protocol.ClientMessage) *protocol.Error {
+	if perr := spec.Validate(m); perr != nil {
+		return perr
 	}
-	return isRoomMessage(t)
+	do := handlers[m.Type]
+	if !spec.Room {
+		return do.hub(h, c, m)
+	}
+	if do.admit != nil {
+		if perr := do.admit(h, c, m); perr != nil {
+			return perr
+		}
+	}
+	return h.router.Route(context.Background(), c, m)
 }
 
 func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
+	// Said in time: the hello deadline is met as the hello arrives,
+	// however long the store takes to answer it (welcome, or internal
+	// and the client says it again) and to seat the player again.
+	c.greet()
 	if c.playerID != "" {
 		return protocol.Errorf(protocol.CodeBadRequest, "hello was already said")
 	}
@@ -148,12 +130,6 @@ func (h *Hub) hello(c *conn, m *protocol.ClientMessage) *protocol.Error {
 // has, and returns the game and the variant's seats; Rooms.Create checks
 // the rest of the room's spec (bot levels, seats, clock).
 func (h *Hub) checkGame(game, variant string) (g engine.Game, seats int, perr *protocol.Error) {
-	if game == "" {
-		return nil, 0, missing("game")
-	}
-	if variant == "" {
-		return nil, 0, missing("variant")
-	}
 	g, v, perr := rooms.GameVariant(h.cfg.Catalog, game, variant)
 	if perr != nil {
 		return nil, 0, perr
@@ -288,14 +264,12 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 			spec.Seats[i] = players.ServerBot(level, "bot "+level)
 		}
 		spec.Join = []rooms.JoinAs{{M: c, As: rooms.RoleSpectator}}
-	case m.Opponent == "":
-		return missing("opponent")
 	case m.Opponent == "none":
 		if seats != 1 {
 			return protocol.Errorf(protocol.CodeBadRequest, `opponent "none" is for one-seat games`)
 		}
 		spec.Seats[0] = me
-	case m.Opponent == "human" || m.Opponent == "bot":
+	default: // "human" or "bot" (protocol.Messages checked it)
 		if seats != 2 {
 			return protocol.Errorf(protocol.CodeBadRequest, `%s %s is a one-seat game: use opponent "none"`, m.Game, m.Variant)
 		}
@@ -303,8 +277,6 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		if m.Opponent == "bot" {
 			spec.Seats[1-seat] = players.ServerBot(level, "bot "+level)
 		}
-	default:
-		return protocol.Errorf(protocol.CodeBadRequest, `"opponent" must be "human", "bot" or "none"`)
 	}
 	if !m.Watch {
 		spec.Join = []rooms.JoinAs{{M: c, As: rooms.RolePlayer}}
@@ -313,105 +285,4 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return protocol.AsError(err)
 	}
 	return nil
-}
-
-func (h *Hub) roomMessage(c *conn, m *protocol.ClientMessage) *protocol.Error {
-	if m.Room == "" {
-		return missing("room")
-	}
-	switch m.Type {
-	case protocol.TypeRoomJoin:
-		if m.As == "" {
-			return missing("as")
-		}
-		if m.As != rooms.RolePlayer && m.As != rooms.RoleSpectator && m.As != rooms.RoleWatcher {
-			return protocol.Errorf(protocol.CodeBadRequest, `"as" must be "player", "spectator" or "watcher"`)
-		}
-		if perr := h.roomQuota(c, m.Room); perr != nil {
-			return perr
-		}
-		if _, in := c.inRooms(m.Room); m.As == rooms.RolePlayer && !in { // a resync is never refused
-			if perr := h.playerQuota(c, m.Room); perr != nil {
-				return perr
-			}
-		}
-	case protocol.TypeRoomRematch:
-		if perr := h.roomQuota(c, ""); perr != nil { // the rematch is a room more
-			return perr
-		}
-		if perr := h.playerQuota(c, ""); perr != nil {
-			return perr
-		}
-	case protocol.TypeRoomMove:
-		if m.Move == "" {
-			return missing("move")
-		}
-	case protocol.TypeRoomChat:
-		if m.Text == nil {
-			return missing("text")
-		}
-	case protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute:
-		if m.Player == "" {
-			return missing("player")
-		}
-	case protocol.TypeRoomChatSpectators:
-		if m.On == nil {
-			return missing("on")
-		}
-	case protocol.TypeRoomScoreToggle:
-		if m.Point == "" {
-			return missing("point")
-		}
-	}
-	return h.router.Route(context.Background(), c, m)
-}
-
-// Post hands room message m from c to room r; false when the room had
-// closed, or m is no room message.
-func Post(r *rooms.Room, c rooms.Member, m *protocol.ClientMessage) bool {
-	switch m.Type {
-	case protocol.TypeRoomJoin:
-		return r.Join(c, m.As, m.ID)
-	case protocol.TypeRoomMove:
-		return r.MoveInfo(c, m.Move, m.Info, m.ID)
-	case protocol.TypeRoomChat:
-		return r.Chat(c, *m.Text, m.ID)
-	case protocol.TypeRoomChatMute, protocol.TypeRoomChatUnmute:
-		return r.MuteChat(c, m.Player, m.Type == protocol.TypeRoomChatMute, m.ID)
-	case protocol.TypeRoomChatSpectators:
-		return r.SpectatorChat(c, *m.On, m.ID)
-	case protocol.TypeRoomScoreToggle:
-		return r.ToggleScore(c, m.Point, m.ID)
-	}
-	if do := roomCommands[m.Type]; do != nil {
-		return do(r, c, m.ID)
-	}
-	return false
-}
-
-// roomCommands are the room messages that carry nothing but the request's
-// id, and the room's method each is.
-var roomCommands = map[string]func(*rooms.Room, rooms.Member, json.RawMessage) bool{
-	protocol.TypeRoomResign:          (*rooms.Room).Resign,
-	protocol.TypeRoomLeave:           (*rooms.Room).Leave,
-	protocol.TypeRoomRematch:         (*rooms.Room).Rematch,
-	protocol.TypeRoomClaim:           (*rooms.Room).Claim,
-	protocol.TypeRoomAbort:           (*rooms.Room).Abort,
-	protocol.TypeRoomDrawOffer:       (*rooms.Room).OfferDraw,
-	protocol.TypeRoomDrawAccept:      (*rooms.Room).AcceptDraw,
-	protocol.TypeRoomDrawDecline:     (*rooms.Room).DeclineDraw,
-	protocol.TypeRoomTakebackAsk:     (*rooms.Room).AskTakeback,
-	protocol.TypeRoomTakebackAccept:  (*rooms.Room).AcceptTakeback,
-	protocol.TypeRoomTakebackDecline: (*rooms.Room).DeclineTakeback,
-	protocol.TypeRoomScoreAccept:     (*rooms.Room).AcceptScore,
-}
-
-// isRoomMessage reports whether t is a message for a room (Post).
-func isRoomMessage(t string) bool {
-	switch t {
-	case protocol.TypeRoomJoin, protocol.TypeRoomMove, protocol.TypeRoomChat, protocol.TypeRoomChatMute,
-		protocol.TypeRoomChatUnmute, protocol.TypeRoomChatSpectators, protocol.TypeRoomScoreToggle:
-		return true
-	}
-	return roomCommands[t] != nil
 }

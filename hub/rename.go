@@ -2,7 +2,6 @@ package hub
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"go.uber.org/zap"
@@ -11,22 +10,8 @@ import (
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
-// The guest's name change (an addition to the contract, docs/protocol.md):
-// a client sends player.rename with a name and is answered player.renamed
-// with its player, as welcome carries it.
-const (
-	TypePlayerRename  = "player.rename"
-	TypePlayerRenamed = "player.renamed"
-)
-
-// PlayerRenamed answers player.rename.
-type PlayerRenamed struct {
-	Type   string          `json:"type"`
-	ID     json.RawMessage `json:"id,omitempty"`
-	Player players.Player  `json:"player"`
-}
-
-// rename stores the guest's new name and gives it to every connection of
+// rename (player.rename, an addition to the contract, docs/protocol.md)
+// stores the guest's new name and gives it to every connection of
 // the player. Rooms show it from the next seat the player takes; chat lines
 // carry it at once. An empty name, or one that is empty once cleaned, an
 // account's name (another's, or any rename of an account: its name is
@@ -57,6 +42,6 @@ func (h *Hub) rename(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	}
 	h.mu.Unlock()
 	c.setName(p.Name) // also when the connection is not in byPlayer (closing)
-	c.Send(protocol.MustEncode(PlayerRenamed{Type: TypePlayerRenamed, ID: m.ID, Player: p.Public()}))
+	c.Send(protocol.MustEncode(protocol.PlayerRenamed{Type: protocol.TypePlayerRenamed, ID: m.ID, Player: p.Public()}))
 	return nil
 }

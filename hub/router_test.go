@@ -121,3 +121,54 @@ func TestClosedConnTellsRouter(t *testing.T) {
 		t.Fatalf("gone %q, want %q", rr.gone, want)
 	}
 }
+
+// TestDispatchBeforeHello: before hello a known message is refused with
+// "say hello first" and an unknown one as unknown; neither is routed.
+func TestDispatchBeforeHello(t *testing.T) {
+	for msg, want := range map[string]string{
+		`{"type":"room.move","room":"r1","move":"a1"}`: "say hello first",
+		`{"type":"player.rename","name":"ana"}`:        "say hello first",
+		`{"type":"room.fly","room":"r1"}`:              `unknown message type "room.fly"`,
+	} {
+		h := testHub(t, Config{})
+		rr := &recRouter{}
+		h.router = rr
+		c := socketless(h, "")
+		h.dispatch(c, []byte(msg))
+		if len(rr.routed) != 0 {
+			t.Errorf("%s: routed %q before hello", msg, rr.routed)
+		}
+		c.mu.Lock()
+		f := c.queue.pop()
+		c.mu.Unlock()
+		var got protocol.ErrorMessage
+		if f == nil || json.Unmarshal(f.Data, &got) != nil || got.Code != protocol.CodeBadRequest || got.Message != want {
+			t.Errorf("%s: answered %+v, want bad_request %q", msg, got, want)
+		}
+	}
+}
+
+// nopRouter takes every message and does nothing.
+type nopRouter struct{}
+
+func (nopRouter) Route(context.Context, rooms.Member, *protocol.ClientMessage) *protocol.Error {
+	return nil
+}
+func (nopRouter) Gone(rooms.Member, string) {}
+
+// BenchmarkDispatchMove: the hub's work for a move, from the frame's bytes
+// to the Router.
+func BenchmarkDispatchMove(b *testing.B) {
+	h := New(Config{})
+	defer func() {
+		close(h.quit)
+		h.lwg.Wait()
+	}()
+	h.router = nopRouter{}
+	c := socketless(h, "ana")
+	msg := []byte(`{"type":"room.move","room":"r1AbCdEfGh","move":"d4","id":17}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		h.dispatch(c, msg)
+	}
+}

@@ -10,7 +10,7 @@ import (
 
 func TestRates(t *testing.T) {
 	clock := fakeclock.New()
-	r := NewRates(time.Second, 3, 100, clock.Now)
+	r := NewRates(Limit{Rate: 1, Per: time.Second, Burst: 3}, 100, clock.Now)
 	take := func(key string, n int) (got int) {
 		for range n {
 			if r.Allow(key) {
@@ -40,7 +40,7 @@ func TestRates(t *testing.T) {
 // while full buckets are forgotten.
 func TestRatesBounded(t *testing.T) {
 	clock := fakeclock.New()
-	r := NewRates(time.Minute, 2, 10, clock.Now)
+	r := NewRates(Limit{Rate: 1, Per: time.Minute, Burst: 2}, 10, clock.Now)
 	r.Allow("busy")
 	r.Allow("busy")
 	for i := range 1000 {

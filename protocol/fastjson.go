@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol/jsonscan"
 )
 
@@ -48,7 +49,7 @@ func appendFast(dst []byte, v any) (_ []byte, ok bool) {
 		}
 		return strconv.AppendFloat(dst, x, 'f', -1, 64), true
 	case string:
-		return appendPlainString(dst, x)
+		return engine.AppendPlainJSONString(dst, x)
 	case []string:
 		return appendPlainStrings(dst, x)
 	case []int:
@@ -75,7 +76,7 @@ func appendFast(dst []byte, v any) (_ []byte, ok bool) {
 		dst = append(dst, `{"seat":`...)
 		dst = strconv.AppendInt(dst, int64(x.Seat), 10)
 		dst = append(dst, `,"move":`...)
-		if dst, ok = appendPlainString(dst, x.Move); !ok {
+		if dst, ok = engine.AppendPlainJSONString(dst, x.Move); !ok {
 			return dst, false
 		}
 		return append(dst, '}'), true
@@ -107,7 +108,7 @@ func appendMap[V any](dst []byte, m map[string]V, val func([]byte, V) ([]byte, b
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if dst, ok = appendPlainString(dst, k); !ok {
+		if dst, ok = engine.AppendPlainJSONString(dst, k); !ok {
 			return dst, false
 		}
 		dst = append(dst, ':')
@@ -116,30 +117,6 @@ func appendMap[V any](dst []byte, m map[string]V, val func([]byte, V) ([]byte, b
 		}
 	}
 	return append(dst, '}'), true
-}
-
-// AppendString appends s as a JSON string, as encoding/json writes it: as
-// it is when it needs no escape (moves do not), through encoding/json
-// otherwise.
-func AppendString(dst []byte, s string) []byte {
-	if out, ok := appendPlainString(dst, s); ok {
-		return out
-	}
-	enc, _ := json.Marshal(s) // a string always encodes
-	return append(dst, enc...)
-}
-
-// appendPlainString appends s quoted when encoding/json would write it
-// with no escapes (printable ASCII but for ", \, <, > and &).
-func appendPlainString(dst []byte, s string) (_ []byte, ok bool) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return dst, false
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"'), true
 }
 
 // appendPlainStrings appends ss as encoding/json encodes it when no string
@@ -153,7 +130,7 @@ func appendPlainStrings(dst []byte, ss []string) (_ []byte, ok bool) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if dst, ok = appendPlainString(dst, s); !ok {
+		if dst, ok = engine.AppendPlainJSONString(dst, s); !ok {
 			return dst, false
 		}
 	}

@@ -132,12 +132,3 @@ func TestAppendValueWritesEveryField(t *testing.T) {
 		}
 	}
 }
-
-func TestAppendStringIsEncodingJSON(t *testing.T) {
-	for _, s := range []string{"", "0:D4", "pass", `a"b`, `back\slash`, "<&>", "\x01", "ção", "\u2028"} {
-		want, _ := json.Marshal(s)
-		if got := AppendString([]byte("x"), s); string(got) != "x"+string(want) {
-			t.Errorf("AppendString(%q) = %s, want x%s", s, got, want)
-		}
-	}
-}

@@ -9,6 +9,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/tabuleiro/tabuleiro/engine"
 )
 
 // FeaturePatch is the hello feature that opts a connection into room.patch
@@ -485,7 +487,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func writeJSONString(b *bytes.Buffer, s string) {
-	if q, ok := appendPlainString(b.AvailableBuffer(), s); ok {
+	if q, ok := engine.AppendPlainJSONString(b.AvailableBuffer(), s); ok {
 		b.Write(q)
 		return
 	}

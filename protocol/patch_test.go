@@ -169,25 +169,6 @@ func FuzzApplyPatch(f *testing.F) {
 	})
 }
 
-// TestAppendPlainStringEveryByte: appendPlainString writes a string as it
-// is only when encoding/json does, byte by byte, and always then but for
-// DEL (0x7f), which it leaves to encoding/json (a golden test for the
-// encoder the seats' legal lists go through).
-func TestAppendPlainStringEveryByte(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		s := "A" + string([]byte{byte(c)}) + "1"
-		enc, _ := json.Marshal(s)
-		wantPlain := string(enc) == `"`+s+`"`
-		got, ok := appendPlainString(nil, s)
-		if ok && !wantPlain || !ok && wantPlain && c != 0x7f {
-			t.Errorf("byte %#x: appendPlainString ok %v, encoding/json writes %s", c, ok, enc)
-		}
-		if ok && string(got) != string(enc) {
-			t.Errorf("byte %#x: appendPlainString = %s, encoding/json %s", c, got, enc)
-		}
-	}
-}
-
 func TestAppendPlainStringsMatchesEncodingJSON(t *testing.T) {
 	for _, ss := range [][]string{nil, {}, {"A1", "pass"}, {"D@3,1", "b1a1"}, {`a"b`}, {"<x>"}, {"é"}, {"tab\t"}} {
 		want, _ := json.Marshal(ss)

@@ -14,8 +14,6 @@ import (
 	"math"
 	"sync"
 
-	"github.com/gorilla/websocket"
-
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/players"
 )
@@ -63,17 +61,17 @@ var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoo
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
 	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken}
 
-// WebSocket close codes the server uses.
+// WebSocket close codes the server uses (RFC 6455, 7.4).
 const (
 	// ClosePolicy (1008): a client that floods or breaks the protocol, or
 	// says no hello in time.
-	ClosePolicy = websocket.ClosePolicyViolation
+	ClosePolicy = 1008
 	// CloseTooLarge (1009): a frame over the read limit.
-	CloseTooLarge = websocket.CloseMessageTooBig
+	CloseTooLarge = 1009
 	// CloseRestart (1012): the server is restarting; come back.
-	CloseRestart = websocket.CloseServiceRestart
+	CloseRestart = 1012
 	// CloseTryLater (1013): the client could not keep up with its messages.
-	CloseTryLater = websocket.CloseTryAgainLater
+	CloseTryLater = 1013
 )
 
 // Error is a protocol error: a code and a message for the player.
@@ -106,46 +104,6 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternal, Msg: "internal error"}
 }
 
-// Client to server message types.
-const (
-	TypeHello        = "hello"
-	TypeLobbyWatch   = "lobby.watch"
-	TypeLobbyUnwatch = "lobby.unwatch"
-	TypeMatchFind    = "match.find"
-	TypeMatchCancel  = "match.cancel"
-	TypeRoomCreate   = "room.create"
-	TypeRoomJoin     = "room.join"
-	TypeRoomMove     = "room.move"
-	TypeRoomResign   = "room.resign"
-	TypeRoomLeave    = "room.leave"
-	TypeRoomChat     = "room.chat"
-	// TypeRoomChatMute and TypeRoomChatUnmute (additions) mute and unmute
-	// a person in the sender's own view of a room; TypeRoomChatMuted
-	// answers with the sender's mutes. TypeRoomChatSpectators switches
-	// the spectators' chat on or off (a seated player's wish).
-	TypeRoomChatMute       = "room.chat.mute"
-	TypeRoomChatUnmute     = "room.chat.unmute"
-	TypeRoomChatMuted      = "room.chat.muted"
-	TypeRoomChatSpectators = "room.chat.spectators"
-	TypeRoomRematch        = "room.rematch"
-	TypeRoomClaim          = "room.claim"
-	// The rules of play (additions, docs/protocol.md "Abort, draws and
-	// takebacks"): abort a game before both sides have moved, offer,
-	// accept or decline a draw, ask for, accept or decline a takeback.
-	TypeRoomAbort           = "room.abort"
-	TypeRoomDrawOffer       = "room.draw.offer"
-	TypeRoomDrawAccept      = "room.draw.accept"
-	TypeRoomDrawDecline     = "room.draw.decline"
-	TypeRoomTakebackAsk     = "room.takeback.ask"
-	TypeRoomTakebackAccept  = "room.takeback.accept"
-	TypeRoomTakebackDecline = "room.takeback.decline"
-	// The stone-removal phase of go (additions, docs/protocol.md "Komi,
-	// handicap and stone removal"): toggle a group dead or alive, accept
-	// the marking.
-	TypeRoomScoreToggle = "room.score.toggle"
-	TypeRoomScoreAccept = "room.score.accept"
-)
-
 // Server to client message types.
 const (
 	TypeWelcome    = "welcome"
@@ -158,47 +116,9 @@ const (
 	TypeRoomLeft = "room.left"
 	// TypeMatchQueued answers match.find and match.cancel (an addition).
 	TypeMatchQueued = "match.queued"
+	// TypePlayerRenamed answers player.rename (an addition).
+	TypePlayerRenamed = "player.renamed"
 )
-
-// ClientMessage is any client message: the union of all fields. Unknown
-// fields are ignored; which fields are required depends on Type.
-type ClientMessage struct {
-	Type     string          `json:"type"`
-	ID       json.RawMessage `json:"id,omitempty"`
-	Name     string          `json:"name,omitempty"`
-	Token    string          `json:"token,omitempty"`
-	Game     string          `json:"game,omitempty"`
-	Variant  string          `json:"variant,omitempty"`
-	Opponent string          `json:"opponent,omitempty"`
-	Level    string          `json:"level,omitempty"`
-	Seat     json.RawMessage `json:"seat,omitempty"`
-	Setup    json.RawMessage `json:"setup,omitempty"`
-	Private  bool            `json:"private,omitempty"`
-	Watch    bool            `json:"watch,omitempty"`
-	Clock    json.RawMessage `json:"clock,omitempty"`
-	// Komi, Handicap and Removal are room.create's rule options (go;
-	// additions): see ParseOptions.
-	Komi     json.RawMessage `json:"komi,omitempty"`
-	Handicap json.RawMessage `json:"handicap,omitempty"`
-	Removal  bool            `json:"removal,omitempty"`
-	Room     string          `json:"room,omitempty"`
-	As       string          `json:"as,omitempty"`
-	Move     string          `json:"move,omitempty"`
-	// Info is a bot account's note on its room.move (an addition: its
-	// depth, its evaluation, ...), kept in the game's record.
-	Info string  `json:"info,omitempty"`
-	Text *string `json:"text,omitempty"`
-	// Player names the person room.chat.mute and room.chat.unmute are
-	// about; On is room.chat.spectators' switch (additions).
-	Player string `json:"player,omitempty"`
-	On     *bool  `json:"on,omitempty"`
-	// Point is the stone whose group room.score.toggle marks (an
-	// addition).
-	Point string `json:"point,omitempty"`
-	// Features are the optional behaviours a client asks for in hello
-	// (an addition): FeaturePatch.
-	Features []string `json:"features,omitempty"`
-}
 
 // Welcome answers hello.
 type Welcome struct {
@@ -481,26 +401,24 @@ type ErrorMessage struct {
 
 // Frame is one encoded server message, ready to be written to many
 // connections: the JSON bytes, written as they are to a connection without
-// compression, and a prepared WebSocket message, made on first use, that
-// compresses them once for every connection with permessage-deflate. Data
-// is never modified after the frame is made; a Frame is safe for
-// concurrent use.
+// compression, and what the transport makes of them once for every
+// connection (Prepared: the hub's WebSocket message deflated once for
+// every connection with permessage-deflate). Data is never modified after
+// the frame is made; a Frame is safe for concurrent use.
 type Frame struct {
 	Data []byte
 
-	once sync.Once
-	pm   *websocket.PreparedMessage
+	once     sync.Once
+	prepared any
 }
 
-// Prepared returns the prepared WebSocket message, making it on the first
-// call.
-func (f *Frame) Prepared() *websocket.PreparedMessage {
-	f.once.Do(func() {
-		// NewPreparedMessage only fails when compressing for a key it is
-		// asked for at once, which it is not here.
-		f.pm, _ = websocket.NewPreparedMessage(websocket.TextMessage, f.Data)
-	})
-	return f.pm
+// Prepared returns what prepare makes of the frame's bytes, calling it on
+// the first call only: every connection that writes the frame shares it.
+// A transport passes the same prepare at every call (package protocol
+// knows no transport).
+func (f *Frame) Prepared(prepare func(data []byte) any) any {
+	f.once.Do(func() { f.prepared = prepare(f.Data) })
+	return f.prepared
 }
 
 // NewFrame wraps already-encoded JSON as a text frame.

@@ -29,8 +29,24 @@ func TestRoomStateMergesExtraFields(t *testing.T) {
 			t.Errorf("room.state lacks %q", k)
 		}
 	}
-	if f.Prepared() == nil {
-		t.Fatal("no prepared message")
+}
+
+// TestFramePreparedOnce: every writer of a frame shares what the first
+// one prepared, made once from the frame's bytes.
+func TestFramePreparedOnce(t *testing.T) {
+	f := NewFrame([]byte(`{"type":"x"}`))
+	calls := 0
+	prepare := func(data []byte) any {
+		calls++
+		return "prepared " + string(data)
+	}
+	for range 3 {
+		if got := f.Prepared(prepare); got != `prepared {"type":"x"}` {
+			t.Fatalf("Prepared = %v", got)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("prepare called %d times, want once", calls)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/records"
@@ -179,7 +180,7 @@ func (r *Room) appendNotesFields(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = protocol.AppendString(b, s)
+			b = engine.AppendJSONString(b, s)
 		}
 		b = append(b, ']')
 	}

@@ -22,6 +22,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -79,21 +80,26 @@ func (l ChatLimits) withDefaults() ChatLimits {
 	return l
 }
 
-// bucket is a token bucket refilled at rate a minute up to burst.
-type bucket struct {
-	tokens float64
-	at     time.Time
+// The chat's four buckets' limits: a person's lines and bytes in a room,
+// the room's lines and bytes.
+func (l ChatLimits) playerLines() netlimit.Limit {
+	return netlimit.Limit{Rate: l.PlayerLines, Per: time.Minute, Burst: l.PlayerBurst}
 }
 
-func (b *bucket) level(now time.Time, rate, burst float64) float64 {
-	if b.at.IsZero() {
-		return burst
-	}
-	return min(burst, b.tokens+now.Sub(b.at).Minutes()*rate)
+func (l ChatLimits) playerBytes() netlimit.Limit {
+	return netlimit.Limit{Rate: l.PlayerBytes, Per: time.Minute, Burst: l.PlayerBytesBurst}
+}
+
+func (l ChatLimits) roomLines() netlimit.Limit {
+	return netlimit.Limit{Rate: l.RoomLines, Per: time.Minute, Burst: l.RoomBurst}
+}
+
+func (l ChatLimits) roomBytes() netlimit.Limit {
+	return netlimit.Limit{Rate: l.RoomBytes, Per: time.Minute, Burst: l.RoomBytesBurst}
 }
 
 // speaker is one person's buckets in a room.
-type speaker struct{ lines, bytes bucket }
+type speaker struct{ lines, bytes netlimit.Bucket }
 
 // chatState is a room's chat bookkeeping beside its lines (gameRecord.chat).
 // It belongs to the room goroutine.
@@ -162,16 +168,16 @@ func (r *Room) chatFor(viewer string) []protocol.ChatLine {
 	return out
 }
 
-// take takes a line of n bytes from the room's and the speaker's buckets,
-// or says which limit it would pass.
+// takeChat takes a line of n bytes from the room's and the speaker's
+// buckets, or says which limit it would pass and takes nothing.
 func (r *Room) takeChat(player string, n int, now time.Time) *protocol.Error {
 	lim := r.m.cfg.Chat
+	pl, pb, rl, rb := lim.playerLines(), lim.playerBytes(), lim.roomLines(), lim.roomBytes()
 	sp := r.chatState.speakers[player]
 	if sp == nil {
 		if len(r.chatState.speakers) >= ChatSpeakersCap {
 			for id, s := range r.chatState.speakers {
-				if s.lines.level(now, lim.PlayerLines, lim.PlayerBurst) >= lim.PlayerBurst &&
-					s.bytes.level(now, lim.PlayerBytes, lim.PlayerBytesBurst) >= lim.PlayerBytesBurst {
+				if s.lines.Full(now, pl) && s.bytes.Full(now, pb) {
 					delete(r.chatState.speakers, id)
 				}
 			}
@@ -185,18 +191,19 @@ func (r *Room) takeChat(player string, n int, now time.Time) *protocol.Error {
 		sp = &speaker{}
 		r.chatState.speakers[player] = sp
 	}
-	pl, pb := sp.lines.level(now, lim.PlayerLines, lim.PlayerBurst), sp.bytes.level(now, lim.PlayerBytes, lim.PlayerBytesBurst)
-	rl, rb := r.chatState.room.lines.level(now, lim.RoomLines, lim.RoomBurst), r.chatState.room.bytes.level(now, lim.RoomBytes, lim.RoomBytesBurst)
+	room, size := &r.chatState.room, float64(n)
 	switch {
-	case pl < 1:
+	case !sp.lines.Has(now, pl, 1):
 		return protocol.Errorf(protocol.CodeRateLimited, "you chat too fast: at most %g lines a minute in a room", lim.PlayerLines)
-	case pb < float64(n):
+	case !sp.bytes.Has(now, pb, size):
 		return protocol.Errorf(protocol.CodeRateLimited, "you chat too much: at most %g bytes a minute in a room", lim.PlayerBytes)
-	case rl < 1 || rb < float64(n):
+	case !room.lines.Has(now, rl, 1) || !room.bytes.Has(now, rb, size):
 		return protocol.Errorf(protocol.CodeRateLimited, "room %s's chat is busy: wait a little", r.id)
 	}
-	sp.lines, sp.bytes = bucket{pl - 1, now}, bucket{pb - float64(n), now}
-	r.chatState.room.lines, r.chatState.room.bytes = bucket{rl - 1, now}, bucket{rb - float64(n), now}
+	sp.lines.Take(now, pl, 1)
+	sp.bytes.Take(now, pb, size)
+	room.lines.Take(now, rl, 1)
+	room.bytes.Take(now, rb, size)
 	return nil
 }
 

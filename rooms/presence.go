@@ -22,7 +22,7 @@ const presenceDelay = time.Second
 // RoleWatcher is the role of a member that follows a room without being
 // counted among its spectators and without sitting (as "watcher" in
 // room.join): the lobby's live boards.
-const RoleWatcher = "watcher"
+const RoleWatcher = protocol.RoleWatcher
 
 // presence is what the room's members were last told of its presence and
 // when; it belongs to the room's goroutine.

@@ -24,10 +24,10 @@ const (
 	StatusFinished = "finished"
 )
 
-// Roles of a member.
+// Roles of a member: room.join's "as" (protocol's roles).
 const (
-	RolePlayer    = "player"
-	RoleSpectator = "spectator"
+	RolePlayer    = protocol.RolePlayer
+	RoleSpectator = protocol.RoleSpectator
 )
 
 // ChatLimit is the longest chat line, in runes.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
@@ -235,7 +236,7 @@ type moveLogEncoder struct {
 // result is valid until the next call.
 func (e *moveLogEncoder) encode(history []protocol.LastMove) []byte {
 	return e.arrayEncoder.encode(history, func(b []byte, mv protocol.LastMove) []byte {
-		return protocol.AppendString(b, strconv.Itoa(mv.Seat)+":"+mv.Move)
+		return engine.AppendJSONString(b, strconv.Itoa(mv.Seat)+":"+mv.Move)
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
@@ -31,11 +32,11 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"v":`...)
 	b = strconv.AppendInt(b, int64(s.V), 10)
 	b = appendKey(b, "id")
-	b = protocol.AppendString(b, s.ID)
+	b = engine.AppendJSONString(b, s.ID)
 	b = appendKey(b, "game")
-	b = protocol.AppendString(b, s.Game)
+	b = engine.AppendJSONString(b, s.Game)
 	b = appendKey(b, "variant")
-	b = protocol.AppendString(b, s.Variant)
+	b = engine.AppendJSONString(b, s.Variant)
 	b = appendKey(b, "seats")
 	if s.Seats == nil {
 		b = append(b, "null"...)
@@ -50,7 +51,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, ']')
 	}
 	b = appendKey(b, "status")
-	b = protocol.AppendString(b, s.Status)
+	b = engine.AppendJSONString(b, s.Status)
 	b = appendKey(b, "seq")
 	b = strconv.AppendInt(b, s.Seq, 10)
 	b = appendKey(b, "result")
@@ -60,7 +61,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, `{"winner":`...)
 		b = appendIntPtr(b, s.Result.Winner)
 		b = appendKey(b, "reason")
-		b = protocol.AppendString(b, s.Result.Reason)
+		b = engine.AppendJSONString(b, s.Result.Reason)
 		b = append(b, '}')
 	}
 	b = appendKey(b, "lastMove")
@@ -99,7 +100,7 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 	}
 	if s.Next != "" {
 		b = appendKey(b, "next")
-		b = protocol.AppendString(b, s.Next)
+		b = engine.AppendJSONString(b, s.Next)
 	}
 	for _, f := range [...]struct {
 		key string
@@ -127,14 +128,14 @@ func appendSeat(b []byte, st players.Player) []byte {
 	b = append(b, '{')
 	if st.ID != "" {
 		b = append(b, `"id":`...)
-		b = protocol.AppendString(b, st.ID)
+		b = engine.AppendJSONString(b, st.ID)
 		b = append(b, ',')
 	}
 	b = append(b, `"name":`...)
-	b = protocol.AppendString(b, st.Name)
+	b = engine.AppendJSONString(b, st.Name)
 	if st.Bot != "" {
 		b = append(b, `,"bot":`...)
-		b = protocol.AppendString(b, st.Bot)
+		b = engine.AppendJSONString(b, st.Bot)
 	}
 	if st.BotAccount {
 		b = append(b, `,"botAccount":true`...)
@@ -170,7 +171,7 @@ func (e *logEntry) marshal() ([]byte, error) {
 	b = appendKey(b, "prev")
 	b = strconv.AppendInt(b, e.Prev, 10)
 	b = appendKey(b, "kind")
-	b = protocol.AppendString(b, e.Kind)
+	b = engine.AppendJSONString(b, e.Kind)
 	if e.Seat != nil {
 		b = appendKey(b, "seat")
 		b = strconv.AppendInt(b, int64(*e.Seat), 10)
@@ -178,7 +179,7 @@ func (e *logEntry) marshal() ([]byte, error) {
 	for _, f := range [...]struct{ key, val string }{{"move", e.Move}, {"by", e.By}, {"player", e.Player}} {
 		if f.val != "" {
 			b = appendKey(b, f.key)
-			b = protocol.AppendString(b, f.val)
+			b = engine.AppendJSONString(b, f.val)
 		}
 	}
 	if e.Plies != 0 {
@@ -195,7 +196,7 @@ func (e *logEntry) marshal() ([]byte, error) {
 	}
 	if e.Info != "" {
 		b = appendKey(b, "info")
-		b = protocol.AppendString(b, e.Info)
+		b = engine.AppendJSONString(b, e.Info)
 	}
 	b = appendKey(b, "at")
 	b, err := appendTime(b, e.At)
@@ -227,7 +228,7 @@ func appendLastMove(b []byte, m *protocol.LastMove) []byte {
 	b = append(b, `{"seat":`...)
 	b = strconv.AppendInt(b, int64(m.Seat), 10)
 	b = appendKey(b, "move")
-	b = protocol.AppendString(b, m.Move)
+	b = engine.AppendJSONString(b, m.Move)
 	return append(b, '}')
 }
 

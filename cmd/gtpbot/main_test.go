@@ -23,7 +23,11 @@ func TestGnuGoPlaysForte(t *testing.T) {
 	if _, err := os.Stat(gnugo); err != nil {
 		t.Fatalf("GNU Go is needed (Debian's gnugo package): %v", err)
 	}
-	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 300 * time.Millisecond })
+	think := 300 * time.Millisecond // forte's time a move
+	if testing.Short() {
+		think = 50 * time.Millisecond // a weaker forte, the same game to its end
+	}
+	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = think })
 	owner := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, owner.Token, "GNU Go")
 	var out testserver.Output

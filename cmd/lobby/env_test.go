@@ -14,6 +14,7 @@ import (
 // the lobby before it listens (exit 2), naming the variable and what it
 // should be; one that parses is taken (-h then exits 0).
 func TestEnvValues(t *testing.T) {
+	t.Parallel()
 	bin := lobbybin.Build(t, false)
 	tests := []struct {
 		env      string

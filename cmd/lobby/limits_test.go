@@ -57,6 +57,7 @@ func (s *syncBuffer) String() string {
 // fails to accept for want of a descriptor, and /healthz answers
 // throughout.
 func TestFileDescriptorsNeverRunOut(t *testing.T) {
+	t.Parallel()
 	const files, attempts = 256, 400
 	p := startLobby(t, fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, files), "-log-level", "info")
 	addr, logs, health := p.addr, p.logs, p.health

@@ -27,6 +27,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
@@ -155,10 +156,10 @@ func main() {
 	flag.DurationVar(&o.writeTimeout, "write-timeout", envDuration("TABULEIRO_WRITE_TIMEOUT", server.DefaultWriteTimeout), "how long the answer to an HTTP request may take to write, on every path but /ws (whose writes have their own deadline); a client that does not read its answers is cut off past it (env TABULEIRO_WRITE_TIMEOUT)")
 	flag.IntVar(&o.maxConnsPerAddr, "max-conns-per-addr", envInt("TABULEIRO_MAX_CONNS_PER_ADDR", defaultMaxConnsPerAddr), "most connections of one client address (IPv6: one /64); 0 is no cap (env TABULEIRO_MAX_CONNS_PER_ADDR)")
 	trusted := flag.String("trusted-proxy", env("TABULEIRO_TRUSTED_PROXY", ""), "comma-separated addresses or CIDR prefixes of the proxies whose X-Forwarded-For / X-Real-IP name the client, e.g. 10.0.0.0/8; empty trusts none (env TABULEIRO_TRUSTED_PROXY)")
-	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", server.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
-	flag.IntVar(&o.classBotsPerPlayer, "class-bots-per-player", envInt("TABULEIRO_CLASS_BOTS_PER_PLAYER", server.DefaultMaxClassBotsPerPlayer), "class bots (a teacher's, for a class tournament) one player may register with POST /api/bots (env TABULEIRO_CLASS_BOTS_PER_PLAYER)")
-	flag.IntVar(&o.botsPerPlayer, "bots-per-player", envInt("TABULEIRO_BOTS_PER_PLAYER", server.DefaultMaxBotsPerPlayer), "bot accounts one player may register with POST /api/bots (env TABULEIRO_BOTS_PER_PLAYER)")
-	flag.IntVar(&o.botStreams, "bot-streams", envInt("TABULEIRO_BOT_STREAMS", server.DefaultMaxBotStreams), "bot API streams (event and game streams of every bot) open at once; past it a stream is answered 503 (env TABULEIRO_BOT_STREAMS)")
+	flag.IntVar(&o.botAPIPerClient, "bot-api-per-client", envInt("TABULEIRO_BOT_API_PER_CLIENT", httpapi.DefaultBotAPIPerClient), "POST /api/bot/move requests one client address may have in flight (env TABULEIRO_BOT_API_PER_CLIENT)")
+	flag.IntVar(&o.classBotsPerPlayer, "class-bots-per-player", envInt("TABULEIRO_CLASS_BOTS_PER_PLAYER", httpapi.DefaultMaxClassBotsPerPlayer), "class bots (a teacher's, for a class tournament) one player may register with POST /api/bots (env TABULEIRO_CLASS_BOTS_PER_PLAYER)")
+	flag.IntVar(&o.botsPerPlayer, "bots-per-player", envInt("TABULEIRO_BOTS_PER_PLAYER", httpapi.DefaultMaxBotsPerPlayer), "bot accounts one player may register with POST /api/bots (env TABULEIRO_BOTS_PER_PLAYER)")
+	flag.IntVar(&o.botStreams, "bot-streams", envInt("TABULEIRO_BOT_STREAMS", httpapi.DefaultMaxBotStreams), "bot API streams (event and game streams of every bot) open at once; past it a stream is answered 503 (env TABULEIRO_BOT_STREAMS)")
 	flag.IntVar(&o.torneioParallel, "torneio-parallel", envInt("TABULEIRO_TORNEIO_PARALLEL", torneio.DefaultParallel), "games of one tournament played at once (env TABULEIRO_TORNEIO_PARALLEL)")
 	flag.IntVar(&o.maxTorneios, "max-torneios", envInt("TABULEIRO_MAX_TORNEIOS", torneio.DefaultMaxLive), "tournaments running at once; past it POST /api/torneios answers 503 busy (env TABULEIRO_MAX_TORNEIOS)")
 	flag.IntVar(&o.hashWorkers, "hash-workers", envInt("TABULEIRO_HASH_WORKERS", max(1, runtime.NumCPU()/4)), "passwords hashed at once (argon2id, 19 MiB and one core each): a flood of sign-ins takes at most this many cores from the rooms (env TABULEIRO_HASH_WORKERS)")
@@ -274,7 +275,7 @@ func run(log *zap.Logger, o options) error {
 	cfg := server.Config{Catalog: server.Catalog(), Store: st, Log: log, Origins: allowed,
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, AdjournAfter: o.adjournAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
-		BotAPI:          server.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxClassBotsPerPlayer: o.classBotsPerPlayer, MaxStreams: o.botStreams},
+		BotAPI:          httpapi.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxClassBotsPerPlayer: o.classBotsPerPlayer, MaxStreams: o.botStreams},
 		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
 		Accounts: server.AccountsConfig{HashWorkers: o.hashWorkers, HashQueue: o.hashQueue, SessionTTL: o.sessionTTL},
 		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies,
@@ -282,7 +283,8 @@ func run(log *zap.Logger, o options) error {
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress
 	cfg.MaxPlayerRooms = o.maxPlayerRooms
 	if o.guestsPerMinute > 0 {
-		cfg.Hub.NewGuests = netlimit.NewRates(time.Minute/time.Duration(o.guestsPerMinute), o.guestsPerMinute, guestRateKeys, nil)
+		cfg.Hub.NewGuests = netlimit.NewRates(netlimit.Limit{Rate: float64(o.guestsPerMinute), Per: time.Minute,
+			Burst: float64(o.guestsPerMinute)}, guestRateKeys, nil)
 	}
 	cfg.Chat = chatLimits(o.chatPlayerLines, o.chatRoomLines)
 	if o.cluster {

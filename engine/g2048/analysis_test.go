@@ -10,6 +10,7 @@ import (
 )
 
 func TestAnalyserContract(t *testing.T) {
+	t.Parallel()
 	for _, variant := range []string{VariantSolo, VariantRace} {
 		t.Run(variant, func(t *testing.T) {
 			enginetest.CheckAnalyser(t, Game(), enginetest.AnalyserConfig{
@@ -60,6 +61,7 @@ func TestAnalyseDepthOne(t *testing.T) {
 // TestAnalyseIsForte: at forte's own budget the preferred move is forte's,
 // on positions of a race (both seats) and of a solo game.
 func TestAnalyseIsForte(t *testing.T) {
+	t.Parallel()
 	bot, _ := Game().Bot(LevelForte)
 	rng := rand.New(rand.NewPCG(6, 6))
 	checked := 0

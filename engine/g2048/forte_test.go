@@ -303,6 +303,7 @@ func TestForteBudgetAndDeadline(t *testing.T) {
 // games of seeds 0-5 (it misses seed 2 only); guloso, two moves deep,
 // reaches it in 6 of the first 20 seeds.
 func TestForteReaches2048(t *testing.T) {
+	t.Parallel()
 	cfg := searchConfig{maxDepth: 3, probCutoff: 1e-4}
 	const games, want = 6, 5
 	reached := 0

@@ -82,6 +82,7 @@ func invariant(t testing.TB, before, after engine.State, seat int, move string) 
 // TestConformance runs the shared engine checker on both variants, from the
 // initial position and from a setup.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	games := 60
 	if testing.Short() {
 		games = 15

@@ -17,6 +17,7 @@ func analyse(t testing.TB, s *state, playouts int, seed uint64) engine.Analysis 
 }
 
 func TestAnalyserContract(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		variant      string
 		games, plies int

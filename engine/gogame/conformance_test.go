@@ -16,6 +16,7 @@ var probes = []string{"", "zz", "A0", "a1", "A01", "A10", "J1", "T19", "PASS", "
 // TestConformance runs the shared engine checks on every variant, with the
 // game's own invariants after every move.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		variant  string
 		games    int

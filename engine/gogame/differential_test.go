@@ -273,6 +273,7 @@ func playDifferential(t testing.TB, variant, setup string, seed uint64, maxPlies
 // refusals occur, including games that end by two passes and one from a
 // setup with white to move.
 func TestDifferential(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		variant, setup            string
 		games, maxPlies, passOdds int

@@ -126,6 +126,7 @@ func TestBoardRowsStayValid(t *testing.T) {
 // with flood fills: the legal list of both seats, the score and extra as
 // JSON, the board, the outcome, and the playable sets and regions.
 func TestIncrementalRandomGames(t *testing.T) {
+	t.Parallel()
 	runs := []struct {
 		variant string
 		games   int

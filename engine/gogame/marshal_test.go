@@ -68,15 +68,6 @@ func checkMarshalJSON(t *testing.T, s *state, where string) []byte {
 	return got
 }
 
-func TestAppendJSONString(t *testing.T) {
-	for _, str := range []string{"", "D4", "pass", "black", `a"b`, `back\slash`, "<&>", "\x01", "ção", "\u2028"} {
-		want, _ := json.Marshal(str)
-		if got := appendJSONString([]byte("x"), str); string(got) != "x"+string(want) {
-			t.Errorf("appendJSONString(%q) = %s, want x%s", str, got, want)
-		}
-	}
-}
-
 // TestMarshalJSONLongGame: the snapshot, whose move list is kept encoded
 // between moves, is still what encoding/json writes at every position of
 // long 19x19 and 13x13 games (hundreds of moves, captures and passes), and

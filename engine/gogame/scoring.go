@@ -225,7 +225,7 @@ func (s *state) appendMarkingJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, name)
+			b = engine.AppendJSONString(b, name)
 		}
 		b = append(b, ']')
 	}

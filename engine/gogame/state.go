@@ -177,7 +177,7 @@ func (s *state) addMove(move string) {
 	if len(s.moves) > 0 {
 		s.movesJSON = append(s.movesJSON, ',')
 	}
-	s.movesJSON = appendJSONString(s.movesJSON, move)
+	s.movesJSON = engine.AppendJSONString(s.movesJSON, move)
 	s.moves = append(s.moves, move)
 }
 
@@ -340,7 +340,7 @@ func (s *state) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, len(`{"variant":"19","start":,"moves":[],"board":[],"toMove":"white"}`)+
 		len(s.startJSON)+len(s.movesJSON)+(n+3)*n)
 	b = append(b, `{"variant":`...)
-	b = appendJSONString(b, s.variant)
+	b = engine.AppendJSONString(b, s.variant)
 	b = append(b, `,"start":`...)
 	b = append(b, s.startJSON...)
 	b = append(b, `,"moves":[`...)
@@ -357,27 +357,12 @@ func (s *state) MarshalJSON() ([]byte, error) {
 		b = append(b, '"')
 	}
 	b = append(b, `],"toMove":`...)
-	b = appendJSONString(b, s.toMove.name())
+	b = engine.AppendJSONString(b, s.toMove.name())
 	if s.komi2 != seedKomi2 || s.handicap != 0 || s.removal {
 		b = append(b, `,"options":`...)
 		b = s.appendOptionsJSON(b)
 	}
 	return append(s.appendMarkingJSON(b), '}'), nil
-}
-
-// appendJSONString appends str as encoding/json writes it: as it is when
-// it is printable ASCII that needs no escape (moves, variants and colours
-// are), through encoding/json otherwise.
-func appendJSONString(b []byte, str string) []byte {
-	for i := 0; i < len(str); i++ {
-		if c := str[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			enc, _ := json.Marshal(str) // a string always encodes
-			return append(b, enc...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, str...)
-	return append(b, '"')
 }
 
 // restore rebuilds a state from its snapshot by replaying the moves.

@@ -18,6 +18,7 @@ var probes = []string{
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	games := 800
 	if testing.Short() {
 		games = 200

@@ -29,6 +29,7 @@ func outlookValue(o engine.Outlook) int {
 }
 
 func TestAnalyserContract(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		variant string
 		games   int

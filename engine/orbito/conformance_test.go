@@ -15,6 +15,7 @@ var probes = []string{"", "zz", "a0", "a", "b2 ", " b2", "B2", "b02", "k1", "a11
 // TestConformance runs the shared engine checks on every variant, with the
 // game's own invariants after every move.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	games := map[int]int{2: 250, 3: 80, 4: 30, 5: 15}
 	if testing.Short() {
 		games = map[int]int{2: 50, 3: 20, 4: 8, 5: 4}

@@ -74,6 +74,7 @@ func newSearcherFor(s *state, evalPlies int) (*searcher, squares, squares) {
 // must be the one plain minimax over the engine's rules gives, on endgames
 // of every size, and the move it picks must reach that result.
 func TestSearchFrameMatchesRules(t *testing.T) {
+	t.Parallel()
 	for n, free := range map[int]int{2: 8, 3: 6, 4: 5, 5: 5} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			results := map[int]int{}

@@ -26,6 +26,7 @@ func tableValue(v uint8) int {
 // an opening on one of the four inner squares keeps it (white wins
 // nothing: every other opening is a draw).
 func TestSolvedTable(t *testing.T) {
+	t.Parallel()
 	tb := solved2()
 	checked, bad, ok := tb.verify()
 	if !ok {

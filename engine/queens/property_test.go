@@ -14,6 +14,7 @@ import (
 // no placed piece attacks another, and that every finished game is won by
 // the last to place with a reason from the rules.
 func TestRandomGameProperties(t *testing.T) {
+	t.Parallel()
 	games := map[string]int{"tradicional": 1200, "grande": 300, "impar": 500, "x-random": 1200}
 	for _, v := range variants {
 		t.Run(v.id, func(t *testing.T) {

@@ -23,6 +23,7 @@ var probes = []string{
 // TestConformance runs the shared engine checks over random games of every
 // variant and this game's own invariants after every move.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	games := map[string]int{"tradicional": 60, "grande": 5, "impar": 12, "x-random": 60}
 	for _, v := range variants {
 		t.Run(v.id, func(t *testing.T) {
@@ -40,6 +41,7 @@ func TestConformance(t *testing.T) {
 // TestConformanceFromSetups runs the shared checks from the seed's
 // positions and from a mixed-piece setup.
 func TestConformanceFromSetups(t *testing.T) {
+	t.Parallel()
 	setups := []struct{ variant, setup string }{
 		{"tradicional", seedQ3Setup},
 		{"grande", `{"placed":{"4,9":"D","8,7":"D","10,10":"D"},

@@ -256,6 +256,7 @@ func TestSeedFigure3Grande(t *testing.T) {
 // the seed bots against the naive reference (ref_test.go) and against the
 // expected move, counted by hand where the comment says so.
 func TestSeedPositionsBots(t *testing.T) {
+	t.Parallel()
 	positions := []struct {
 		name, variant, setup string
 		seat                 int

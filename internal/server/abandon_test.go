@@ -27,6 +27,7 @@ func waitNoRooms(t *testing.T, s *testserver.Server) {
 // the grace period (60 s by default, on the server's injected time) the
 // claim ends the game for everyone.
 func TestClaimOverWebSocket(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, sp, room, _ := morrisRoom(t, s)
@@ -65,6 +66,7 @@ func TestClaimOverWebSocket(t *testing.T) {
 // (its snapshot stays, unfinished); the players come back with their
 // tokens and the game goes on from where it was.
 func TestAbandonedRoomIsAdjournedAndComesBack(t *testing.T) {
+	t.Parallel()
 	st := memstore.New()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Store, c.Grace, c.AdjournFactor = st, 10*time.Millisecond, 2
@@ -95,6 +97,7 @@ func TestAbandonedRoomIsAdjournedAndComesBack(t *testing.T) {
 // when both players are gone after their first moves the seat to move
 // loses on time, the result is saved and the empty finished room closes.
 func TestAbandonedClockRoomEndsOnTime(t *testing.T) {
+	t.Parallel()
 	st := memstore.New()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Store, c.Grace, c.AdjournFactor = st, time.Millisecond, 1

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
@@ -98,6 +99,7 @@ func helloWithCookie(t *testing.T, b *testserver.Browser) *testserver.Client {
 // the cookie alone seats it again. No answer, frame or log line of it all
 // carries the password, a hash or a session.
 func TestAccountJourney(t *testing.T) {
+	t.Parallel()
 	onStores(t, func(t *testing.T, edit func(*server.Config)) {
 		var logs *observer.ObservedLogs
 		s := testserver.Start(t, edit, logged(&logs))
@@ -148,7 +150,7 @@ func TestAccountJourney(t *testing.T) {
 		if code, _ := other.Do("GET", "/api/bots/mine", nil, &bots); code != http.StatusOK || len(bots.Bots) != 1 || bots.Bots[0].ID != bot.ID {
 			t.Fatalf("GET /api/bots/mine: %d %+v, want the guest's bot %s", code, bots, bot.ID)
 		}
-		var export server.Export
+		var export httpapi.Export
 		if code, _ := other.Do("GET", "/api/account/export", nil, &export); code != http.StatusOK ||
 			export.ID != who.ID || !export.Account || export.Joined == 0 || !slices.Equal(export.Rooms, []string{playing}) ||
 			len(export.Bots) != 1 || len(export.Games) != 1 || len(export.Sessions) != 2 {
@@ -244,6 +246,7 @@ func checkNoSecret(t *testing.T, s *testserver.Server, logs *observer.ObservedLo
 // forged or missing Origin, a signed-out session and the sessions a
 // password change ends are each refused, and change nothing.
 func TestAccountRefusals(t *testing.T) {
+	t.Parallel()
 	onStores(t, func(t *testing.T, edit func(*server.Config)) {
 		var logs *observer.ObservedLogs
 		s := testserver.Start(t, edit, logged(&logs))
@@ -384,6 +387,7 @@ func TestAccountRefusals(t *testing.T) {
 // answered 401, the eleventh 429 with Retry-After, the right password
 // included (it is not checked).
 func TestEleventhFailedSignInIsLimited(t *testing.T) {
+	t.Parallel()
 	onStores(t, func(t *testing.T, edit func(*server.Config)) {
 		s := testserver.Start(t, edit)
 		b := s.NewBrowser(t)
@@ -414,6 +418,7 @@ func TestEleventhFailedSignInIsLimited(t *testing.T) {
 // many addresses (behind the trusted proxy) lock it for browsers that never
 // signed in to it, not for the one that did, from yet another address.
 func TestStrangerCannotLockOutAKnownDevice(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.HTTP.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 	})
@@ -449,6 +454,7 @@ func TestStrangerCannotLockOutAKnownDevice(t *testing.T) {
 // TestSessionCookieSecure: Secure when the trusted proxy says the client
 // came over TLS, not when another peer says so.
 func TestSessionCookieSecure(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		trusted string
@@ -471,6 +477,7 @@ func TestSessionCookieSecure(t *testing.T) {
 // TestExpiredSessionRefused: past its lifetime (the server's clock moved),
 // a session is refused over HTTP and the WebSocket; signing in again works.
 func TestExpiredSessionRefused(t *testing.T) {
+	t.Parallel()
 	onStores(t, func(t *testing.T, edit func(*server.Config)) {
 		now := fakeclock.New()
 		const ttl = 24 * time.Hour
@@ -504,6 +511,7 @@ func TestExpiredSessionRefused(t *testing.T) {
 // POST /api/guest, the WebSocket says hello with it alone (no token in the
 // welcome), and a page that kept a token moves it into a cookie.
 func TestGuestSession(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	b := s.NewBrowser(t)
 	var g me
@@ -548,6 +556,7 @@ func TestGuestSession(t *testing.T) {
 // account in its records, closes its bot and every session, and holds its
 // name.
 func TestCloseAccount(t *testing.T) {
+	t.Parallel()
 	onStores(t, func(t *testing.T, edit func(*server.Config)) {
 		s := testserver.Start(t, edit)
 		g, finished, playing := guestPlays(t, s, "fabi")
@@ -596,7 +605,7 @@ func TestCloseAccount(t *testing.T) {
 			}
 			eventually(t, "the closed account's record of "+room, func() bool {
 				s.NewBrowser(t).Do("GET", "/api/records/"+room, nil, &rec)
-				return rec.Status == "finished" && len(rec.Players) == 2 && rec.Players[0].Name == server.ClosedName
+				return rec.Status == "finished" && len(rec.Players) == 2 && rec.Players[0].Name == httpapi.ClosedName
 			})
 			if rec.Players[0].ID != a.ID || room == playing && (rec.Result == nil || rec.Result.Reason != "resign" || rec.Result.Winner == nil || *rec.Result.Winner != 1) {
 				t.Fatalf("record of %s after the closing: %+v", room, rec)
@@ -609,6 +618,7 @@ func TestCloseAccount(t *testing.T) {
 // is the same player on the other, over HTTP and the WebSocket; signed out
 // on the second, it is refused on the first.
 func TestSessionOnEveryNode(t *testing.T) {
+	t.Parallel()
 	_, _, open := redisOpener(t)
 	a, b := startOnRedis(t, open), startOnRedis(t, open)
 	onA := a.NewBrowser(t)

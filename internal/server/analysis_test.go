@@ -116,6 +116,7 @@ func analyse(t *testing.T, s *testserver.Server, room string) analysisDoc {
 }
 
 func TestAnalysis(t *testing.T) {
+	t.Parallel()
 	recs := memstore.NewRecords()
 	s := testserver.Start(t, func(c *server.Config) { c.Store = memstore.New(memstore.WithRecords(recs)) })
 	cat := server.Catalog()

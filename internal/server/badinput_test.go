@@ -49,6 +49,7 @@ func morrisRoom(t *testing.T, s *testserver.Server) (a, b, sp *testserver.Client
 // TestBadInputErrorCodes produces every error code of the contract over the
 // WebSocket and checks that none of them changes the room.
 func TestBadInputErrorCodes(t *testing.T) {
+	t.Parallel()
 	fs := &flakyStore{Store: memstore.New()}
 	s := testserver.Start(t, func(c *server.Config) { c.Store = fs })
 	a, b, sp, room, st := morrisRoom(t, s)
@@ -133,6 +134,7 @@ func TestBadInputErrorCodes(t *testing.T) {
 // TestRateLimitedThenDisconnected floods one connection: it gets
 // rate_limited errors, then is closed with 1008; another client is served.
 func TestRateLimitedThenDisconnected(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.Hub.Rate, c.Hub.Burst, c.Hub.MaxViolations = 20, 40, 20 })
 	flood := s.Hello(t, "flood", "")
 	calm := s.Hello(t, "calm", "")
@@ -151,6 +153,7 @@ func TestRateLimitedThenDisconnected(t *testing.T) {
 
 // TestFrameOverReadLimitCloses1009 sends a frame over 8 KiB.
 func TestFrameOverReadLimitCloses1009(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	c := s.Hello(t, "big", "")
 	other := s.Hello(t, "other", "")
@@ -164,6 +167,7 @@ func TestFrameOverReadLimitCloses1009(t *testing.T) {
 
 // TestOriginCheck refuses a foreign Origin unless it is allowed.
 func TestOriginCheck(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.Origins = []string{"https://play.example"} })
 	for _, tc := range []struct {
 		origin string
@@ -185,6 +189,7 @@ func TestOriginCheck(t *testing.T) {
 
 // TestHelloFirst refuses room messages before hello.
 func TestHelloFirst(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	c, err := s.Dial(t, nil)
 	if err != nil {
@@ -196,6 +201,7 @@ func TestHelloFirst(t *testing.T) {
 
 // TestBotMoveAPIBadInput checks the HTTP errors of POST /api/bot/move.
 func TestBotMoveAPIBadInput(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	for _, tc := range []struct {
 		body any
@@ -222,6 +228,7 @@ func TestBotMoveAPIBadInput(t *testing.T) {
 // with bad_request and change nothing; joining a room it is in already is
 // not refused; leaving a room makes room for the next.
 func TestRoomsPerConnectionBounded(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.Hub.MaxRooms = 2 })
 	a, b := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
 	solo := func(c *testserver.Client) string {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/players"
@@ -22,6 +23,7 @@ type apiError struct {
 // and a bot's token; the bot's token says hello over the WebSocket as the
 // bot, and a room shows it flagged.
 func TestBotAccounts(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.BotAPI.MaxBotsPerPlayer = 2 })
 	ana := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, ana.Token, "  robô\u0007 da Ana ")
@@ -98,10 +100,11 @@ func botSeat(m testserver.Msg, id string) int {
 // illegal move with the error and nothing changed, plays its moves over
 // HTTP, and the game ends with gameFinish and the stream's last line.
 func TestBotPlaysOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.BotAPI.Heartbeat = 50 * time.Millisecond })
 	ana := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, ana.Token, "robo")
-	var list struct{ Bots []server.BotInfo }
+	var list struct{ Bots []httpapi.BotInfo }
 	s.GetJSON(t, "/api/bots", &list)
 	if len(list.Bots) != 0 {
 		t.Fatalf("no stream open, yet listed: %+v", list)
@@ -181,6 +184,7 @@ func TestBotPlaysOverHTTP(t *testing.T) {
 // TestBotTokenActsOnlyAsItsBot: one bot's token cannot move for another
 // bot, nor for a person, and cannot challenge itself.
 func TestBotTokenActsOnlyAsItsBot(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	ana := s.Hello(t, "ana", "")
 	idA, tokA := s.RegisterBot(t, ana.Token, "a")
@@ -237,6 +241,7 @@ func TestBotTokenActsOnlyAsItsBot(t *testing.T) {
 // closes the oldest), the streams of the server, and the rate limit of
 // moves.
 func TestBotAPIBounds(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.BotAPI.EventStreamsPerBot, c.BotAPI.MaxStreams = 1, 2
 		c.BotAPI.Rate, c.BotAPI.Burst = 0.001, 3

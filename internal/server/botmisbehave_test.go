@@ -65,6 +65,7 @@ func (g *botGame) move(t *testing.T, mv string, want int) apiError {
 // error and change nothing, and its clock runs on through them, as a
 // person's does.
 func TestBotIllegalMovesKeepItsClockRunning(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	g := startBotGame(t, s, map[string]int{"base": 2})
@@ -89,6 +90,7 @@ func TestBotIllegalMovesKeepItsClockRunning(t *testing.T) {
 // never moves loses on time; its stream's last line is the result, and its
 // event stream says the game finished.
 func TestBotThatStopsAnsweringLosesOnTime(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	g := startBotGame(t, s, map[string]int{"base": 2})
@@ -108,6 +110,7 @@ func TestBotThatStopsAnsweringLosesOnTime(t *testing.T) {
 // disconnected like a person whose socket closed; after the grace period
 // the opponent claims the win.
 func TestBotThatDisconnectsIsAbandoned(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	g := startBotGame(t, s, nil)
@@ -133,6 +136,7 @@ func TestBotThatDisconnectsIsAbandoned(t *testing.T) {
 // of at its shutdown deadline (cmd/lobby's order: the HTTP server, then
 // the service).
 func TestShutdownEndsBotStreams(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	g := startBotGame(t, s, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

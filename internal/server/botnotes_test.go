@@ -39,6 +39,7 @@ type recordNotes struct {
 // anyone, and the info and faults to the bot's owner and the bot itself
 // only; a person's info is not kept; bad reasons and bodies are refused.
 func TestBotNotesOverTheAPI(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
 	_, tok := s.RegisterBot(t, ana.Token, "aluno")
@@ -158,6 +159,7 @@ func TestBotNotesOverTheAPI(t *testing.T) {
 // TestClassBots: a teacher's class bots ("turma":true) are counted apart
 // from the teacher's own bots, against a cap of their own.
 func TestClassBots(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.BotAPI.MaxBotsPerPlayer, c.BotAPI.MaxClassBotsPerPlayer = 1, 3 })
 	prof := s.Hello(t, "professora", "")
 	s.RegisterBot(t, prof.Token, "meu")

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 )
 
@@ -15,7 +15,7 @@ func waitBotOnline(t *testing.T, s *testserver.Server, id string, out func() str
 	t.Helper()
 	deadline := time.Now().Add(testserver.Timeout)
 	for {
-		var list struct{ Bots []server.BotInfo }
+		var list struct{ Bots []httpapi.BotInfo }
 		s.GetJSON(t, "/api/bots", &list)
 		for _, b := range list.Bots {
 			if b.ID == id {
@@ -50,6 +50,7 @@ func playAsPerson(t *testing.T, c *testserver.Client, room string, seat int) tes
 // it comes online, a person challenges it to queens tradicional, and it
 // plays the game to the end and exits.
 func TestPythonExampleBot(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	ana := s.Hello(t, "ana", "")
 	id, tok := s.RegisterBot(t, ana.Token, "exemplo")

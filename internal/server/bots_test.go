@@ -30,7 +30,11 @@ var botVariant = map[string]string{"orbito": "2", "morris": "3", "go": "9", "204
 // number of plies it resigns, which is a loss) against every bot level of
 // every game, to the end.
 func TestHumanAgainstEveryBotLevel(t *testing.T) {
-	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 300 * time.Millisecond })
+	think := 300 * time.Millisecond // the strong levels' time a move
+	if testing.Short() {
+		think = 100 * time.Millisecond
+	}
+	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = think })
 	var cat catalog
 	s.GetJSON(t, "/api/games", &cat)
 	if len(cat.Games) < 5 {
@@ -38,6 +42,11 @@ func TestHumanAgainstEveryBotLevel(t *testing.T) {
 	}
 	for gi, g := range cat.Games {
 		for li, l := range g.Levels {
+			// One game at a time, and not beside the other tests: in
+			// 2048's race the bot moves as fast as it can, without waiting
+			// for the human, and this client must read every frame of it
+			// (with other games beside it, it fell behind and the server
+			// dropped it, 1013).
 			t.Run(g.ID+"/"+l.ID, func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(gi), uint64(li)))
 				h := s.Hello(t, "human", "")
@@ -92,8 +101,17 @@ func playUntil(t *testing.T, rng *rand.Rand, h *testserver.Client, room string, 
 
 // TestBotAgainstBotWithSpectator creates a watch room (bot against bot, the
 // creator watching) for every game and follows it to the end.
+//
+// The bots play with a watch delay, as they do on a real server (700 ms):
+// without one a fast bot (2048's) sends a frame every few microseconds, the
+// test's reader, which decodes each one, falls behind whenever the machine
+// is busy, and the server rightly drops it as a slow client (1013).
 func TestBotAgainstBotWithSpectator(t *testing.T) {
-	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 200 * time.Millisecond })
+	t.Parallel()
+	s := testserver.Start(t, func(c *server.Config) {
+		c.BotTimeout = 200 * time.Millisecond
+		c.WatchDelay = time.Millisecond
+	})
 	var cat catalog
 	s.GetJSON(t, "/api/games", &cat)
 	for _, g := range cat.Games {
@@ -101,6 +119,7 @@ func TestBotAgainstBotWithSpectator(t *testing.T) {
 			continue
 		}
 		t.Run(g.ID, func(t *testing.T) {
+			t.Parallel() // a room each
 			variant := botVariant[g.ID]
 			if g.ID == "2048" {
 				variant = "solo"

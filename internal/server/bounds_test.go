@@ -67,6 +67,7 @@ func getStatus(t *testing.T, s *testserver.Server, path string) int {
 // WebSockets; the next is refused 429 with Retry-After, and a place frees up
 // when one closes.
 func TestWebSocketsPerAddressAreCapped(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.HTTP.MaxConnsPerAddr = 4 })
 	var open []*websocket.Conn
 	for i := range 4 {
@@ -93,6 +94,7 @@ func TestWebSocketsPerAddressAreCapped(t *testing.T) {
 // WebSockets are counted by the address in X-Forwarded-For; from a peer
 // that is not trusted, that header is ignored and the peer is counted.
 func TestClientAddressFromTrustedProxyOnly(t *testing.T) {
+	t.Parallel()
 	from := func(addr string) http.Header { return http.Header{"X-Forwarded-For": {addr}} }
 	t.Run("trusted", func(t *testing.T) {
 		s := testserver.Start(t, func(c *server.Config) {
@@ -130,6 +132,7 @@ func TestClientAddressFromTrustedProxyOnly(t *testing.T) {
 // connections, WebSockets may hold 10; the eleventh is refused 503 (busy)
 // while /healthz and /readyz still answer, each on a connection of its own.
 func TestHealthAnswersWhenWebSocketsHoldTheirShare(t *testing.T) {
+	t.Parallel()
 	const cap = 20
 	s := testserver.Start(t, func(c *server.Config) { c.HTTP.MaxConns = cap })
 	share := server.WebSocketShare(cap)
@@ -167,7 +170,10 @@ func TestHealthAnswersWhenWebSocketsHoldTheirShare(t *testing.T) {
 // within the deadline is closed with 1008, whatever else it sends; one that
 // said hello stays.
 func TestConnectionWithoutHelloIsClosed(t *testing.T) {
-	s := testserver.Start(t, func(c *server.Config) { c.Hub.HelloTimeout = 300 * time.Millisecond })
+	t.Parallel()
+	// Long enough for the greeted client's hello to come in time on a busy
+	// machine (the race detector, tests side by side).
+	s := testserver.Start(t, func(c *server.Config) { c.Hub.HelloTimeout = 2 * time.Second })
 	greeted := s.Hello(t, "ana", "")
 	silent, err := s.Dial(t, nil)
 	if err != nil {
@@ -209,6 +215,7 @@ func TestConnectionWithoutHelloIsClosed(t *testing.T) {
 // by the read timeout long before it is whole, and the server answers
 // others meanwhile.
 func TestTrickledBodyIsCutOff(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.HTTP.ReadTimeout = 300 * time.Millisecond })
 	const size = 100000
 	c, err := net.Dial("tcp", s.HTTP.Listener.Addr().String())
@@ -260,6 +267,7 @@ trickle:
 // Retry-After. A request whose client gives up leaves the bot queue, and
 // stateless requests queue in their own class, behind live rooms' bots.
 func TestBotEndpointPerClientAndDroppedRequests(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Bots = 1
 		c.BotAPIPerClient = 1

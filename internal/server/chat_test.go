@@ -71,6 +71,7 @@ func heard(c *testserver.Client, text string) bool {
 // switches it on; the switch is in room.state and in the room's saved
 // snapshot.
 func TestChatPlayersAndSpectatorsApart(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, sp, room, _ := morrisRoom(t, s)
 	sp2 := s.Hello(t, "spec2", "")
@@ -154,6 +155,7 @@ func TestChatPlayersAndSpectatorsApart(t *testing.T) {
 // chat of the room.state the muter gets on a join; the others still get
 // them; unmuting brings them back. Muting oneself or nobody is refused.
 func TestChatMute(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, sp, room, _ := morrisRoom(t, s)
 	b2 := s.Hello(t, "bia", b.Token)
@@ -203,6 +205,7 @@ func TestChatMute(t *testing.T) {
 // the connection stays open. The limits refill at one line an hour here,
 // so that nothing refills while the test runs.
 func TestChatRateLimits(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Chat = rooms.ChatLimits{PlayerLines: 1.0 / 60, PlayerBurst: 3, PlayerBytes: 1.0 / 60, PlayerBytesBurst: 2000,
 			RoomLines: 1.0 / 60, RoomBurst: 12, RoomBytes: 1.0 / 60, RoomBytesBurst: 1 << 20}

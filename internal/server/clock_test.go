@@ -53,6 +53,7 @@ func firstMorrisMoves(t *testing.T, a, b *testserver.Client, room string) testse
 // are exact); then a second passes on seat 0's turn and nobody moves: the
 // room's timer ends the game on time and every player sees the result.
 func TestClockFlagFallsOverWebSocket(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, room, st := clockedMorris(t, s, map[string]any{"base": 1, "increment": 0})
@@ -82,6 +83,7 @@ func TestClockFlagFallsOverWebSocket(t *testing.T) {
 // clock where nobody moves after the first moves ends in a timeout for the
 // seat to move.
 func TestClockFlagFallsInRealTime(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, room, _ := clockedMorris(t, s, map[string]any{"base": 1})
 	firstMorrisMoves(t, a, b, room)
@@ -94,6 +96,7 @@ func TestClockFlagFallsInRealTime(t *testing.T) {
 // TestClockIncrementOverWebSocket: with the server's time injected, the
 // charge and the increment are exact; a rematch keeps the time control.
 func TestClockIncrementOverWebSocket(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, room, _ := clockedMorris(t, s, map[string]any{"base": 60, "increment": 5})
@@ -127,6 +130,7 @@ func TestClockIncrementOverWebSocket(t *testing.T) {
 // TestClockRefusedWhereItMeansNothing: bad values and games where a clock
 // does not apply get bad_request, and no room is made.
 func TestClockRefusedWhereItMeansNothing(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := s.Hello(t, "ana", "")
 	for i, msg := range []map[string]any{
@@ -219,6 +223,7 @@ func mustJSON(v any) []byte {
 // gives seat 1 the time it had when its turn began, and seat 0's time is
 // exact.
 func TestClocksSurviveARestartWithRedis(t *testing.T) {
+	t.Parallel()
 	g := startRestartGame(t)
 	g.now.Advance(20 * time.Second) // seat 1 thinks; then the server stops
 	s2 := g.restart()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/broker"
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
@@ -38,9 +39,11 @@ func startNodes(t *testing.T, n int, ttl time.Duration, edit ...func(*server.Con
 // is played by a player on node 1 and watched from node 2; everyone sees
 // every seq, the spectator count and the opponent's presence.
 func TestClusterPlayersAndSpectatorsOnDifferentNodes(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 3, 2*time.Second)
 	for i, gc := range allGames {
 		t.Run(gc.game+"/"+gc.variant, func(t *testing.T) {
+			t.Parallel() // a room each
 			rng := rand.New(rand.NewPCG(uint64(i), 9))
 			a := nodes[i%3].Hello(t, "ana", "")
 			b := nodes[(i+1)%3].Hello(t, "bia", "")
@@ -94,6 +97,7 @@ func TestClusterPlayersAndSpectatorsOnDifferentNodes(t *testing.T) {
 // takes it over, and the game goes on to its end with everyone, the
 // player of the stopped node back through another node with its token.
 func TestClusterRoomMovesWhenItsNodeStops(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 3, 600*time.Millisecond)
 	rng := rand.New(rand.NewPCG(5, 5))
 	a := nodes[0].Hello(t, "ana", "")
@@ -135,6 +139,7 @@ func TestClusterRoomMovesWhenItsNodeStops(t *testing.T) {
 // TestClusterQuickMatchAcrossNodes: two players looking for the same game on
 // different nodes are matched into one room.
 func TestClusterQuickMatchAcrossNodes(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 2, 2*time.Second)
 	a := nodes[0].Hello(t, "ana", "")
 	b := nodes[1].Hello(t, "bia", "")
@@ -163,6 +168,7 @@ func seatOf(t *testing.T, c *testserver.Client, room string) *int {
 // TestClusterLobbyListsEveryNodesRooms: a public room served by one node is
 // in the other nodes' lobby and /api/rooms.
 func TestClusterLobbyListsEveryNodesRooms(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 2, 600*time.Millisecond)
 	a := nodes[0].Hello(t, "ana", "")
 	w := nodes[1].Hello(t, "watcher", "")
@@ -185,6 +191,7 @@ func TestClusterLobbyListsEveryNodesRooms(t *testing.T) {
 // node seats the remote player in the new room, and that player leaving is
 // seen there.
 func TestClusterRematchCarriesRemotePlayers(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 2, 2*time.Second)
 	a := nodes[0].Hello(t, "ana", "")
 	b := nodes[1].Hello(t, "bia", "")
@@ -221,6 +228,7 @@ func TestClusterRematchCarriesRemotePlayers(t *testing.T) {
 // room with nothing changed, plays its moves through node 0, and hears the
 // end: its last state and gameFinish.
 func TestClusterBotOnEveryNode(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 2, 600*time.Millisecond)
 	near, far := nodes[0], nodes[1]
 	ana := far.Hello(t, "ana", "")
@@ -230,7 +238,7 @@ func TestClusterBotOnEveryNode(t *testing.T) {
 		t.Fatalf("event stream: %d", events.Status)
 	}
 	eventually(t, "the bot online on the other node", func() bool {
-		var list struct{ Bots []server.BotInfo }
+		var list struct{ Bots []httpapi.BotInfo }
 		far.GetJSON(t, "/api/bots", &list)
 		return len(list.Bots) == 1 && list.Bots[0].ID == id && list.Bots[0].Name == "robo"
 	})
@@ -292,13 +300,14 @@ func TestClusterBotOnEveryNode(t *testing.T) {
 // the room goes, gets the whole state again, and the bot's next move
 // through node 0 is played there.
 func TestClusterBotStreamFollowsItsRoom(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 3, 600*time.Millisecond)
 	near, far, third := nodes[0], nodes[1], nodes[2]
 	ana := third.Hello(t, "ana", "")
 	id, tok := near.RegisterBot(t, ana.Token, "robo")
 	events := near.OpenStream(t, "/api/bot/stream/event", tok)
 	eventually(t, "the bot online on node 1", func() bool {
-		var list struct{ Bots []server.BotInfo }
+		var list struct{ Bots []httpapi.BotInfo }
 		far.GetJSON(t, "/api/bots", &list)
 		return len(list.Bots) == 1
 	})

@@ -19,6 +19,7 @@ import (
 // TestQuickMatchPairsTwoPlayers: two players looking for the same game and
 // variant are put in a new room; a lobby watcher sees the queue and the room.
 func TestQuickMatchPairsTwoPlayers(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.Hub.LobbyInterval = 10 * time.Millisecond })
 	w := s.Hello(t, "watcher", "")
 	w.Send(map[string]any{"type": "lobby.watch"})
@@ -71,6 +72,7 @@ func TestQuickMatchPairsTwoPlayers(t *testing.T) {
 // after the game both players ask for a rematch and get a new room with the
 // seats swapped.
 func TestChatResignRematch(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, sp, room, _ := morrisRoom(t, s)
 	a.Send(map[string]any{"type": "room.chat", "room": room, "text": "  <b>olá</b>\u0007 "})
@@ -107,6 +109,7 @@ func TestChatResignRematch(t *testing.T) {
 // TestSameTokenSamePlayerTwoTabs: hello with the token is the same player;
 // both tabs receive the room.
 func TestSameTokenSamePlayerTwoTabs(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, _, room, st := morrisRoom(t, s)
 	a2 := s.Hello(t, "", a.Token)
@@ -134,6 +137,7 @@ func TestSameTokenSamePlayerTwoTabs(t *testing.T) {
 // a new server on the same store brings the room back from its snapshot
 // when the player returns with its token, and the game continues.
 func TestRestartRestoresRooms(t *testing.T) {
+	t.Parallel()
 	st := memstore.New()
 	s1 := testserver.Start(t, func(c *server.Config) { c.Store = st })
 	a, b, _, room, _ := morrisRoom(t, s1)
@@ -160,6 +164,7 @@ func TestRestartRestoresRooms(t *testing.T) {
 // TestRoomClosesWhenEmpty: a finished room without members closes (and the
 // leak check of TestMain sees its goroutine gone).
 func TestRoomClosesWhenEmpty(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, sp, room, _ := morrisRoom(t, s)
 	a.Send(map[string]any{"type": "room.resign", "room": room})
@@ -177,6 +182,7 @@ func TestRoomClosesWhenEmpty(t *testing.T) {
 
 // TestHTTPEndpoints: health, readiness, metrics, games.
 func TestHTTPEndpoints(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	for _, p := range []string{"/healthz", "/readyz"} {
 		if code := s.GetJSON(t, p, nil); code != 200 {

@@ -13,9 +13,10 @@ import (
 // then a rate_limited refusal that creates nobody; a hello with a token
 // already given is never limited.
 func TestNewGuestsPerAddress(t *testing.T) {
+	t.Parallel()
 	const burst = 3
 	s := testserver.Start(t, func(c *server.Config) {
-		c.Hub.NewGuests = netlimit.NewRates(time.Hour, burst, 100, nil)
+		c.Hub.NewGuests = netlimit.NewRates(netlimit.Limit{Rate: 1, Per: time.Hour, Burst: burst}, 100, nil)
 	})
 	first := s.Hello(t, "g0", "")
 	for i := 1; i < burst; i++ {

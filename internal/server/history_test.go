@@ -32,6 +32,7 @@ func movesOf(t *testing.T, m testserver.Msg) (moves []protocol.LastMove, ok bool
 // restart all get the whole move history in the room.state that answers
 // them; the broadcasts after each move carry only lastMove.
 func TestMoveHistoryForLateJoinersAndResumes(t *testing.T) {
+	t.Parallel()
 	st := memstore.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Store = st })
 	a, b, sp, room, _ := morrisRoom(t, s)

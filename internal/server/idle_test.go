@@ -91,6 +91,7 @@ func TestIdleConnectionHoldsOnlyItsReader(t *testing.T) {
 // waits: the ping timer starts one, and an idle client gets its pings and
 // stays connected.
 func TestIdleConnectionIsPinged(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Hub.PingPeriod = 20 * time.Millisecond
 		c.Hub.PongWait = time.Minute

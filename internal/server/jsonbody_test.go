@@ -17,6 +17,7 @@ import (
 // alone is taken (POST /api/bots took trailing garbage; a tournament took
 // a "}" after its object).
 func TestTrailingDataRefused(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	ana := s.Hello(t, "ana", "")
 	botID, botToken := s.RegisterBot(t, ana.Token, "robo")

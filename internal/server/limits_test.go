@@ -19,6 +19,7 @@ import (
 // the one room that fits once a game is finished; another player is not
 // affected.
 func TestPlayerRoomsCapAcrossConnections(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.MaxPlayerRooms = 2 })
 	first := s.Hello(t, "ana", "")
 	conns := []*testserver.Client{first}
@@ -100,6 +101,7 @@ func TestPlayerRoomsCapAcrossConnections(t *testing.T) {
 // whose entrant (a bot account) holds the cap waits, roomless, and is
 // made once the bot has a place.
 func TestRematchAndTorneioApplyTheCap(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.MaxPlayerRooms = 2 })
 	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
 	g := humanRoom(ana, bia, "morris", "3")

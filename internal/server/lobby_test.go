@@ -65,6 +65,7 @@ func makeRooms(t testing.TB, s *testserver.Server, n, waitEvery int) []string {
 // however fast the rooms change. GET /api/rooms' cursor walks every room
 // once. (On the old lobby every frame carried every room: 210 KB at 900.)
 func TestLobbyIsBounded(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, longAdjourn)
 	w := s.Hello(t, "watcher", "")
 	w.Send(map[string]any{"type": "lobby.watch", "id": 1})
@@ -200,6 +201,7 @@ func walkRooms(t *testing.T, s *testserver.Server, q url.Values, limit int) map[
 // TestRoomsQueryRefusals: a bad query of GET /api/rooms is a 400 that says
 // what is wrong.
 func TestRoomsQueryRefusals(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	for _, tt := range []struct {
 		query, code string
@@ -226,6 +228,7 @@ func TestRoomsQueryRefusals(t *testing.T) {
 // returns. (Issue 29: such games stayed in "Live games" for 10 to 15
 // minutes.)
 func TestGameWhosePlayersLeftIsAdjourned(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.AdjournAfter = 300 * time.Millisecond })
 	a, b := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
 	a.Send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human", "clock": map[string]int{"base": 600, "increment": 0}})
@@ -279,6 +282,7 @@ func TestGameWhosePlayersLeftIsAdjourned(t *testing.T) {
 // node's rooms once: the nodes exchange a digest of their rooms, never all
 // of them, and answer each other's pages.
 func TestClusterLobbyIsBounded(t *testing.T) {
+	t.Parallel()
 	nodes := startNodes(t, 3, 600*time.Millisecond, longAdjourn)
 	var all []string
 	for _, n := range nodes {

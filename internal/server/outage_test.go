@@ -26,6 +26,7 @@ import (
 // a client that sees the seq skip resyncs by re-joining, and the game is
 // played to its end.
 func TestRedisOutageAtRoomLevel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		down, up func(*redistest.Server)
@@ -34,6 +35,7 @@ func TestRedisOutageAtRoomLevel(t *testing.T) {
 		{"pause", (*redistest.Server).Pause, (*redistest.Server).Resume},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // a Redis and a server each
 			rs, prefix, open := redisOpener(t)
 			s := startOnRedis(t, open)
 			a, b, sp, room, st := roomOf(t, s, "orbito", "2")
@@ -181,6 +183,7 @@ func waitReady(t *testing.T, base string) {
 // tell whether the room exists: it answers "internal" (try again), not
 // "unknown_room", and once Redis is back the same join restores the room.
 func TestRedisOutageBeforeRestore(t *testing.T) {
+	t.Parallel()
 	rs, _, open := redisOpener(t)
 	s1 := startOnRedis(t, open)
 	a, b, sp, room, st := morrisRoom(t, s1)
@@ -216,6 +219,7 @@ func TestRedisOutageBeforeRestore(t *testing.T) {
 // is refused with "internal", the connection stays without a player, and
 // the same hello said again once Redis is back seats it in its room.
 func TestHelloWhileRedisIsDown(t *testing.T) {
+	t.Parallel()
 	rs, _, open := redisOpener(t)
 	s := startOnRedis(t, open)
 	a, b, sp, room, st := morrisRoom(t, s)
@@ -251,6 +255,7 @@ func TestHelloWhileRedisIsDown(t *testing.T) {
 // internal and changes nothing, and all is well again once Redis takes
 // writes (and redisstore.OOMHold has passed since its last refusal).
 func TestReadyFailsWhenRedisRefusesWrites(t *testing.T) {
+	t.Parallel()
 	rs, prefix, _ := redisOpener(t)
 	now := fakeclock.New()
 	st, err := redisstore.New(t.Context(), rs.Addr(), prefix, redisstore.WithClock(now.Now))
@@ -300,6 +305,7 @@ func TestReadyFailsWhenRedisRefusesWrites(t *testing.T) {
 // says the store is out of memory, not unreachable, until OOMHold has
 // passed without a refusal. Then it is ready and the move goes through.
 func TestReadyFailsAfterASaveRefusedForMemory(t *testing.T) {
+	t.Parallel()
 	rs := redistest.StartServer(t)
 	now := fakeclock.New()
 	st, err := redisstore.New(t.Context(), rs.Addr(), "oom:", redisstore.WithClock(now.Now))

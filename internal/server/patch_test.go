@@ -126,6 +126,7 @@ func without(m map[string]any, keys ...string) map[string]any {
 // mover's patch carries its legal moves, and move patches are a small
 // fraction of the full state.
 func TestPatchClientsSeeTheSameStateAsFullClients(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := helloPatch(t, s, "ana")  // seat 0, patches
 	b := s.Hello(t, "bia", "")    // seat 1, full states
@@ -234,6 +235,7 @@ func TestPatchClientsSeeTheSameStateAsFullClients(t *testing.T) {
 // flush), never again at every later join: a crowd of N joining would
 // otherwise cost N^2/2 full states.
 func TestCrowdJoiningSendsOneFullStateEach(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := s.Hello(t, "ana", "")
 	b := s.Hello(t, "bia", "")

@@ -110,6 +110,7 @@ var allGames = []gameCase{
 }
 
 func TestTwoHumansPlayEveryGameWithSpectators(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	for i, gc := range allGames {
 		t.Run(gc.game+"/"+gc.variant, func(t *testing.T) {
@@ -157,6 +158,7 @@ func TestTwoHumansPlayEveryGameWithSpectators(t *testing.T) {
 
 // TestOneHumanPlays2048Solo: the one-seat variant, watched by a spectator.
 func TestOneHumanPlays2048Solo(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	h, sp := s.Hello(t, "solo", ""), s.Hello(t, "spec", "")
 	h.Send(map[string]any{"type": "room.create", "game": "2048", "variant": "solo", "opponent": "none",

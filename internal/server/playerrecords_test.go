@@ -54,6 +54,7 @@ func playResigned(t *testing.T, played map[string]bool, now *fakeclock.Clock, a,
 }
 
 func TestPlayerRecords(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	recs := memstore.NewRecords(memstore.WithRecordsClock(now.Now))
 	s := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = memstore.New(memstore.WithRecords(recs)), now.Now })
@@ -129,6 +130,7 @@ func TestPlayerRecords(t *testing.T) {
 // invitation) is listed only to its player, asking with their own token;
 // a bad token is refused, not taken for nobody.
 func TestPlayerRecordsPrivate(t *testing.T) {
+	t.Parallel()
 	recs := memstore.NewRecords()
 	s := testserver.Start(t, func(c *server.Config) { c.Store = memstore.New(memstore.WithRecords(recs)) })
 	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")
@@ -163,6 +165,7 @@ func TestPlayerRecordsPrivate(t *testing.T) {
 // the private game ended (the cursor was the end time of the last game of
 // the page before it was filtered, the private one's).
 func TestPlayerRecordsCursorHidesPrivateGames(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	ana, bia := s.Hello(t, "ana", ""), s.Hello(t, "bia", "")

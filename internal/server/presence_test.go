@@ -17,6 +17,7 @@ import (
 // move; and after the crowd a move brings full and patch clients the same
 // state.
 func TestCrowdArrivingIsPresence(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := helloPatch(t, s, "ana") // seat 0, patches
 	b := s.Hello(t, "bia", "")   // seat 1, full states
@@ -118,6 +119,7 @@ func TestCrowdArrivingIsPresence(t *testing.T) {
 // live boards) sends the watcher the state and its changes, but counts no
 // spectator and connects no seat; an unknown "as" is refused.
 func TestLobbyWatcherIsNotCounted(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := s.Hello(t, "ana", "")
 	b := s.Hello(t, "bia", "")

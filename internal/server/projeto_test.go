@@ -92,6 +92,7 @@ func abs(t *testing.T, path string) string {
 // test_projetos.py, the assignments' examples and transcripts as Python
 // tests).
 func TestProjectsPassTheirAssignmentsExamples(t *testing.T) {
+	t.Parallel() // a Python process and rooms of its own
 	p := startPython(t, abs(t, projetosPy), "-m", "unittest", "-v", "test_projetos")
 	out := p.wait(t, 2*time.Minute, 0)
 	for _, class := range []string{"OrbitoListas", "OrbitoDicionario", "MoinhoListas", "MoinhoClasses", "RainhasConjuntos", "RainhasClasses"} {
@@ -150,6 +151,7 @@ var infoMs = regexp.MustCompile(`^\d+ ms`)
 // whole game against a person on the server, every move with the time it
 // took as its info; the program ends after its game.
 func TestProjectPlaysAWholeGame(t *testing.T) {
+	t.Parallel() // a Python process and rooms of its own
 	s := testserver.Start(t)
 	owner := s.Hello(t, "professora", "")
 	for _, tc := range []struct{ file, game, variant, strategy string }{
@@ -224,6 +226,7 @@ type printedPosition struct {
 // and for queens the move of faz_jogada's example, played by a player that
 // checks it was given the printed game dictionary.
 func TestProjectPlaysThePrintedMove(t *testing.T) {
+	t.Parallel() // a Python process and rooms of its own
 	s := testserver.Start(t)
 	owner := s.Hello(t, "professora", "")
 	orbito := func(black, white []string, toMove string) any {
@@ -258,6 +261,7 @@ func TestProjectPlaysThePrintedMove(t *testing.T) {
 	} {
 		for _, file := range tc.files {
 			t.Run(file+" "+tc.strategy, func(t *testing.T) {
+				t.Parallel() // a project of its own
 				id, p := playProject(t, s, owner.Token, file, tc.game, tc.strategy, len(tc.positions))
 				for _, pos := range tc.positions {
 					person := s.Hello(t, "ana", "")
@@ -481,6 +485,7 @@ func TestSlowProjectResigns(t *testing.T) {
 // TestProjectPlays2048: a 2048 project's strategy, f(t) -> 'N'|'S'|'E'|'W'
 // with t built by the file's own constructors, plays its board of a race.
 func TestProjectPlays2048(t *testing.T) {
+	t.Parallel() // a Python process and rooms of its own
 	s := testserver.Start(t)
 	owner := s.Hello(t, "professora", "")
 	id, p := playProject(t, s, owner.Token, "g2048_simples.py", "2048", "escolhe_direcao", 1)

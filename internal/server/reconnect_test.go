@@ -106,6 +106,7 @@ func statesAfter(c *testserver.Client, room string, seq int64) []testserver.Msg 
 // missed; connections coming and going move no seq), its opponent sees it
 // connected again, and it can move.
 func TestReconnectNewConnection(t *testing.T) {
+	t.Parallel()
 	_, _, open := redisOpener(t)
 	s := startOnRedis(t, open)
 	a, b, sp, room, st := morrisRoom(t, s)
@@ -143,6 +144,7 @@ func TestReconnectNewConnection(t *testing.T) {
 // TestReconnectSameConnection: a player leaves its room and joins it again
 // on the same connection: it keeps its seat, gets the full state, and plays.
 func TestReconnectSameConnection(t *testing.T) {
+	t.Parallel()
 	_, _, open := redisOpener(t)
 	s := startOnRedis(t, open)
 	a, b, sp, room, st := morrisRoom(t, s)
@@ -168,6 +170,7 @@ func TestReconnectSameConnection(t *testing.T) {
 // receive the room, either can move, the same move sent from both at once
 // is played once, and closing one tab does not make the player disconnected.
 func TestDuplicateTabs(t *testing.T) {
+	t.Parallel()
 	_, _, open := redisOpener(t)
 	s := startOnRedis(t, open)
 	a, b, sp, room, st := morrisRoom(t, s)
@@ -226,6 +229,7 @@ func TestDuplicateTabs(t *testing.T) {
 // TestSpectatorResumes: a spectator whose connection drops comes back with
 // its token, joins as spectator again, gets the full state and follows on.
 func TestSpectatorResumes(t *testing.T) {
+	t.Parallel()
 	_, _, open := redisOpener(t)
 	s := startOnRedis(t, open)
 	a, b, sp, room, st := morrisRoom(t, s)
@@ -257,6 +261,7 @@ func TestSpectatorResumes(t *testing.T) {
 // the room is restored with its board and seats, and the game goes on to
 // its end.
 func TestReconnectAfterRestart(t *testing.T) {
+	t.Parallel()
 	_, _, open := redisOpener(t)
 	s1 := startOnRedis(t, open)
 	a, b, sp, room, st := roomOf(t, s1, "orbito", "2")

@@ -326,6 +326,7 @@ func (g *wsGame) checkText() {
 // said and seen, position by position; their SGF loads in the real GNU Go
 // to the room's final board; their plain text lists the moves.
 func TestGoRecordsOverHTTP(t *testing.T) {
+	t.Parallel()
 	gg := gtptest.Start(t, "--level", "0")
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
@@ -396,6 +397,7 @@ func TestGoRecordsOverHTTP(t *testing.T) {
 // result, no end, no seed, the side to move in its last position; its SGF
 // has no result.
 func TestRecordOfALiveRoom(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	g := startGame(t, s, now, map[string]any{"game": "go", "variant": "13"})
@@ -414,6 +416,7 @@ func TestRecordOfALiveRoom(t *testing.T) {
 
 // TestRecordErrors: clear JSON errors and nothing else.
 func TestRecordErrors(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.MaxPositionsBytes = 100 })
 	a := s.Hello(t, "ana", "")
 	a.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "bot", "level": "facil"})
@@ -458,6 +461,7 @@ func TestRecordErrors(t *testing.T) {
 // morris game and of a go game in progress are read from the store by a
 // new server after the first one stopped, as they were.
 func TestRecordsOnRedisOutliveTheServer(t *testing.T) {
+	t.Parallel()
 	_, _, open := redisOpener(t)
 	now := fakeclock.New()
 	s1 := testserver.Start(t, func(c *server.Config) { c.Store, c.Now = open(), now.Now })

@@ -89,6 +89,7 @@ var departures = map[string]departure{
 // waiting to see the end; once the room has stopped, the game is in both
 // players' games and in /api/records. On the memory store and on Redis.
 func TestEveryEndIsRecorded(t *testing.T) {
+	t.Parallel()
 	for name, open := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			now := fakeclock.New()
@@ -165,6 +166,7 @@ func TestEveryEndIsRecorded(t *testing.T) {
 // is in both bots' games and in /api/records (the attack run found 91 of
 // 92 such games missing).
 func TestAbortedTorneioGamesAreRecorded(t *testing.T) {
+	t.Parallel()
 	for name, open := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			s := testserver.Start(t, func(c *server.Config) { c.Store, c.AbortAfter = open(), 50*time.Millisecond })
@@ -191,6 +193,7 @@ func TestAbortedTorneioGamesAreRecorded(t *testing.T) {
 // records, on both stores (9 of 10 were missing with the memory store, 10
 // of 10 with Redis).
 func TestResignThenLeaveTenOfTen(t *testing.T) {
+	t.Parallel()
 	for name, open := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			s := testserver.Start(t, func(c *server.Config) { c.Store = open() })

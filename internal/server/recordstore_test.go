@@ -53,6 +53,7 @@ func playMorrisToResign(t *testing.T, s *testserver.Server, now *fakeclock.Clock
 // the room store; it expires after its own retention (a fake clock: a
 // year).
 func TestRecordOutlivesItsRoom(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	recs := memstore.NewRecords(memstore.WithRecordsClock(now.Now))
 	s := testserver.Start(t, func(c *server.Config) {
@@ -92,6 +93,7 @@ func TestRecordOutlivesItsRoom(t *testing.T) {
 // gone (as after the room's retention); a record whose write was lost is
 // written again from the finished room when asked for.
 func TestRecordsStoreSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	rs, prefix, open := redisOpener(t)
 	now := fakeclock.New()
 	openBoth := func(c *server.Config) {

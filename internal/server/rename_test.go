@@ -14,6 +14,7 @@ import (
 // a later hello with the token (no name) is welcomed with it. A name that is
 // empty once cleaned, and a store that cannot save, change nothing.
 func TestRename(t *testing.T) {
+	t.Parallel()
 	fs := &flakyStore{Store: memstore.New()}
 	s := testserver.Start(t, func(c *server.Config) { c.Store = fs })
 	a := s.Hello(t, "", "")

@@ -48,6 +48,7 @@ func recordResult(t *testing.T, s *testserver.Server, room string) *protocol.Res
 // abortAt); the room's timer aborts the game with no result, saved (the
 // record says so) and broadcast, and a move after it is refused.
 func TestFirstMoveThatNeverComesAborts(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now, c.AbortAfter = now.Now, time.Second })
 	for _, late := range []int{0, 1} {
@@ -83,6 +84,7 @@ func TestFirstMoveThatNeverComesAborts(t *testing.T) {
 // TestLateFirstMoveIsRefused: a first move that reaches the server after
 // its limit, before the timer fired, is refused and the game aborted.
 func TestLateFirstMoveIsRefused(t *testing.T) {
+	t.Parallel()
 	now := fakeclock.New()
 	s := testserver.Start(t, func(c *server.Config) { c.Now = now.Now })
 	a, b, room, _ := clockedMorris(t, s, map[string]any{"base": 300, "increment": 2})
@@ -96,6 +98,7 @@ func TestLateFirstMoveIsRefused(t *testing.T) {
 // TestRoomAbort: either player may abort until both sides have moved (a
 // room waiting for its opponent too); the refusals change nothing.
 func TestRoomAbort(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, sp, room, _ := morrisRoom(t, s)
 	refused(t, sp, roomMsg("room.abort", room), "not_a_player", "seat")
@@ -146,6 +149,7 @@ func TestRoomAbort(t *testing.T) {
 // TestGamesSayWhichHaveDraws: /api/games marks orbito and morris, the only
 // games whose rules have draws.
 func TestGamesSayWhichHaveDraws(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	var got struct {
 		Games []struct {
@@ -169,6 +173,7 @@ func TestGamesSayWhichHaveDraws(t *testing.T) {
 // lapses when the opponent moves, is declined, and accepted: the game ends
 // drawn by agreement, and the record says so. The refusals change nothing.
 func TestDrawOffersOverWebSocket(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a, b, sp, room, _ := morrisRoom(t, s)
 	refused(t, a, roomMsg("room.draw.offer", room), "bad_request", "before both sides have moved")
@@ -223,6 +228,7 @@ func TestDrawOffersOverWebSocket(t *testing.T) {
 // the position before the asker's move; declined, it changes nothing but
 // the request. The refusals change nothing.
 func TestTakebacksOverWebSocket(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := helloPatch(t, s, "ana")
 	b, sp := s.Hello(t, "bia", ""), s.Hello(t, "spec", "")
@@ -293,6 +299,7 @@ func TestTakebacksOverWebSocket(t *testing.T) {
 // TestTakebackAgainstABot: a bot grants a takeback at once in a game
 // without a clock, and refuses it in a game with one.
 func TestTakebackAgainstABot(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := s.Hello(t, "ana", "")
 	for _, clock := range []any{nil, map[string]any{"base": 60}} {
@@ -317,6 +324,7 @@ func TestTakebackAgainstABot(t *testing.T) {
 // request, and the clocks a takeback sets back, are what a restarted
 // server shows.
 func TestRulesSurviveARestartWithRedis(t *testing.T) {
+	t.Parallel()
 	g := startRestartGame(t)
 	a, b, room := g.a, g.b, g.room
 	g.now.Advance(20 * time.Second)
@@ -346,6 +354,7 @@ func TestRulesSurviveARestartWithRedis(t *testing.T) {
 // drawn position and declines one in a position it wins; the human offers
 // on its own turn and sees the answer in room.state.
 func TestDrawOfferToABot(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	a := s.Hello(t, "ana", "")
 	for _, tc := range []struct {

@@ -117,6 +117,7 @@ func (g *goTable) send(c *testserver.Client, typ string, fields ...string) {
 // dead. The real GNU Go loads the SGF and its final_score under area rules
 // agrees, calling B5 (and nothing else) dead.
 func TestGoStoneRemovalOverTheServer(t *testing.T) {
+	t.Parallel()
 	gg := gtptest.Start(t, "--level", "0", "--chinese-rules")
 	s := testserver.Start(t)
 	g := newGoTable(t, s, map[string]any{"komi": 6.5, "removal": true})
@@ -219,6 +220,7 @@ func mustMarshal(t *testing.T, v any) []byte {
 // white's is played. The SGF says HA[4], AB and PL[W], and GNU Go loads it
 // to the same board.
 func TestGoHandicapOverTheServer(t *testing.T) {
+	t.Parallel()
 	gg := gtptest.Start(t, "--level", "0")
 	s := testserver.Start(t)
 	g := newGoTable(t, s, map[string]any{"handicap": 4, "komi": 0.5})
@@ -269,6 +271,7 @@ func TestGoHandicapOverTheServer(t *testing.T) {
 // the board stands (white, 37 to 10), with none of the new fields; the
 // messages of the stone-removal phase are refused there.
 func TestGoDefaultsEndAtTwoPasses(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	g := newGoTable(t, s, map[string]any{})
 	fin := g.play(0, wallMoves...)
@@ -294,6 +297,7 @@ func TestGoDefaultsEndAtTwoPasses(t *testing.T) {
 // is made, each refusal saying what is wrong; the stone-removal messages
 // are refused outside the phase.
 func TestGoOptionsRefused(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	c := s.Hello(t, "ana", "")
 	for _, tc := range []struct {

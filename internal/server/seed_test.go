@@ -16,6 +16,7 @@ import (
 // TestBotMoveAPISeedExamples asks POST /api/bot/move for the seeds' printed
 // bot examples (orbito escolhe_movimento_auto, morris obter_movimento_auto).
 func TestBotMoveAPISeedExamples(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 30 * time.Second })
 	for _, ex := range seedgames.BotExamples {
 		var out protocol.BotMoveResponse
@@ -33,6 +34,7 @@ func TestBotMoveAPISeedExamples(t *testing.T) {
 // connection. Every printed board and the result are checked, and a
 // spectator sees every seq.
 func TestSeedTranscriptsOverWebSocket(t *testing.T) {
+	t.Parallel()
 	// A generous deadline: a fallback move on a loaded machine would not
 	// be the seed's.
 	s := testserver.Start(t, func(c *server.Config) { c.BotTimeout = 30 * time.Second })

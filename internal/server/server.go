@@ -1,18 +1,19 @@
-// Package server wires the service together: the store, the bot pool, the
-// rooms, the hub and the HTTP API. cmd/lobby and the integration tests build
-// the same server through New, so what the tests drive is what runs.
+// Package server wires the service together: the store, the players'
+// directory, the bot pool, the rooms, the hub (the WebSocket endpoint), the
+// tournaments, the several nodes' layer and the HTTP API (package httpapi),
+// behind the HTTP server's bounds and the listener's caps. It is the
+// composition root: New, Config, Shutdown and the listeners. cmd/lobby and
+// the integration tests build the same server through New, so what the
+// tests drive is what runs.
 package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"runtime"
-	"strconv"
 	"time"
 
 	"go.uber.org/zap"
@@ -21,6 +22,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/broker"
 	"github.com/tabuleiro/tabuleiro/cluster"
 	"github.com/tabuleiro/tabuleiro/engine"
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
@@ -83,18 +85,20 @@ type Config struct {
 	// HTTP bounds the HTTP side: connections, timeouts, headers.
 	HTTP HTTPConfig
 	// BotAPIPerClient caps the POST /api/bot/move requests one client
-	// address may have in flight (default DefaultBotAPIPerClient); past
-	// it the endpoint answers 429 with Retry-After.
+	// address may have in flight (default httpapi.DefaultBotAPIPerClient);
+	// past it the endpoint answers 429 with Retry-After.
 	BotAPIPerClient int
 	// Replays bounds the game replays the records API runs at once
 	// (default runtime.NumCPU()); MaxPositionsBytes bounds the positions
-	// of one answer (default DefaultMaxPositionsBytes). See records.go.
+	// of one answer (default httpapi.DefaultMaxPositionsBytes). See
+	// httpapi/records.go.
 	Replays           int
 	MaxPositionsBytes int
-	// BotAPI bounds the bot accounts' API (botaccounts.go, botapi.go).
-	BotAPI BotAPIConfig
+	// BotAPI bounds the bot accounts' API (httpapi/botaccounts.go); its
+	// zero rate and queue take the WebSocket's (Hub).
+	BotAPI httpapi.BotAPIConfig
 	// Accounts bounds accounts, sessions and the hashing of passwords
-	// (accounts.go).
+	// (accounts.go; their HTTP side is httpapi/accounts.go).
 	Accounts AccountsConfig
 	// TorneioParallel bounds the games of one tournament played at once
 	// (default torneio.DefaultParallel); MaxTorneios the tournaments
@@ -129,16 +133,13 @@ type HTTPConfig struct {
 	MaxHeaderBytes int
 }
 
-// Defaults of HTTPConfig and of the bot endpoint's limits.
+// Defaults of HTTPConfig.
 const (
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultReadTimeout       = 20 * time.Second
 	DefaultWriteTimeout      = 30 * time.Second
 	DefaultIdleTimeout       = 60 * time.Second
 	DefaultMaxHeaderBytes    = 16 << 10
-	// DefaultBotAPIPerClient is how many bot requests one client may have
-	// in flight.
-	DefaultBotAPIPerClient = 2
 )
 
 // WebSocketShare is how many of n connections WebSockets may hold: all but
@@ -177,21 +178,18 @@ type Server struct {
 	Pool    *botpool.Pool
 	Rooms   *rooms.Manager
 	Hub     *hub.Hub
-	// Torneios runs the tournaments (torneios.go); nil when the store
-	// cannot keep them.
+	// Torneios runs the tournaments; nil when the store cannot keep
+	// them.
 	Torneios *torneio.Manager
-	// resolver names the client of a request; botClients counts each
-	// client's bot requests in flight.
-	resolver   *netlimit.Resolver
-	botClients *netlimit.Counter
-	replays    chan struct{} // a slot per replay running (records.go)
-	bots       *botHub       // the bot accounts online (botapi.go)
+	// API is the HTTP API (package httpapi).
+	API *httpapi.Server
+	// resolver names the client of a request.
+	resolver *netlimit.Resolver
 	// players makes, finds and signs in players; hasher is its password
 	// hashing pool (accounts.go), closed by Shutdown.
-	players  *players.Directory
-	hasher   *players.Hasher
-	analyses analyses     // the games being analysed (analysis.go)
-	handler  http.Handler // the routes, with the write deadline and the header limit (httpBounds)
+	players *players.Directory
+	hasher  *players.Hasher
+	handler http.Handler // the routes, with the write deadline and the header limit (httpBounds)
 }
 
 // New builds the service. The caller owns cfg.Store.
@@ -211,9 +209,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.BotTimeout <= 0 {
 		cfg.BotTimeout = 2 * time.Second
 	}
-	if cfg.BotAPIPerClient <= 0 {
-		cfg.BotAPIPerClient = DefaultBotAPIPerClient
-	}
 	hc := &cfg.HTTP
 	for _, d := range []struct {
 		v   *time.Duration
@@ -228,25 +223,16 @@ func New(cfg Config) (*Server, error) {
 		hc.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	hc.MaxHeaderBytes = max(hc.MaxHeaderBytes, headerReadSlop+1)
-	if cfg.Replays <= 0 {
-		cfg.Replays = runtime.NumCPU()
-	}
-	if cfg.MaxPositionsBytes <= 0 {
-		cfg.MaxPositionsBytes = DefaultMaxPositionsBytes
-	}
-	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New(), resolver: netlimit.NewResolver(cfg.HTTP.TrustedProxies),
-		botClients: netlimit.NewCounter(cfg.BotAPIPerClient), replays: make(chan struct{}, cfg.Replays)}
-	cfg.BotAPI.defaults(cfg.Hub)
-	s.cfg.BotAPI = cfg.BotAPI
+	s := &Server{cfg: cfg, log: cfg.Log, Metrics: metrics.New(), resolver: netlimit.NewResolver(cfg.HTTP.TrustedProxies)}
 	cfg.Accounts.defaults()
 	s.cfg.Accounts = cfg.Accounts
 	a := cfg.Accounts
 	s.hasher = players.NewHasher(a.HashWorkers, a.HashQueue, a.Hash)
 	s.players = players.NewDirectory(players.Config{Store: cfg.Store, Hasher: s.hasher, Now: cfg.Now,
 		SessionTTL: a.SessionTTL, NameHold: a.NameHold, MaxFailures: a.MaxFailures, FailureWindow: a.FailureWindow})
-	s.bots = newBotHub(cfg.BotAPI, cfg.Log.Named("botapi"))
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
+	var api *httpapi.Server // set before any room runs
 	var rc *rooms.Cluster
 	var ncfg *cluster.Config
 	var node *cluster.Node // set before any room runs
@@ -262,7 +248,8 @@ func New(cfg Config) (*Server, error) {
 				}
 			}}
 		ncfg = &cluster.Config{Broker: c.Broker, Leases: leases, Node: c.Node, TTL: c.TTL, LiveTTL: c.LiveTTL,
-			Log: cfg.Log.Named("cluster"), Bots: s.bots.onlineHere, OnBotEvent: s.bots.deliver}
+			Log: cfg.Log.Named("cluster"), Bots: func() []protocol.BotInfo { return api.BotsHere() },
+			OnBotEvent: func(bots []string, line []byte) { api.DeliverBotEvent(bots, line) }}
 		ncfg.Matcher, _ = cfg.Store.(store.Matcher)
 		if lv, ok := c.Broker.(broker.Liveness); ok && c.LiveTTL >= 0 {
 			ncfg.Liveness = lv
@@ -277,7 +264,7 @@ func New(cfg Config) (*Server, error) {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: []func(rooms.GameEvent){s.bots.onGame}})
+		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }}})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
 	hubc.Players = s.players
@@ -292,10 +279,24 @@ func New(cfg Config) (*Server, error) {
 	}
 	h = hub.New(hubc)
 	s.Hub = h
+	// The tournaments and the API, before any room can run: a room's
+	// OnGame, the node's bots and a tournament's names call the API.
+	tm, err := torneio.New(torneio.Config{Rooms: s.Rooms, Store: cfg.Store, Catalog: cfg.Catalog,
+		Log: cfg.Log.Named("torneio"), Parallel: cfg.TorneioParallel, MaxLive: cfg.MaxTorneios,
+		Names: func(ctx context.Context, ids []string) map[string]string { return api.PlayerNames(ctx, ids) }})
+	if err != nil {
+		s.log.Warn("no tournaments", zap.Error(err))
+	} else {
+		s.Torneios = tm
+	}
+	api = httpapi.New(httpapi.Config{Catalog: cfg.Catalog, Store: cfg.Store, Players: s.players, Rooms: s.Rooms,
+		Hub: h, Pool: s.Pool, Torneios: s.Torneios, Metrics: s.Metrics, Log: cfg.Log, Resolver: s.resolver,
+		Origins: cfg.Origins, BotTimeout: cfg.BotTimeout, BotAPIPerClient: cfg.BotAPIPerClient, Replays: cfg.Replays,
+		MaxPositionsBytes: cfg.MaxPositionsBytes, BotAPI: cfg.BotAPI, WebSocket: cfg.Hub})
+	s.API = api
 	if ncfg != nil {
 		ncfg.Hub, ncfg.Rooms = h, s.Rooms
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		var err error
 		node, err = cluster.Start(ctx, *ncfg)
 		cancel()
 		if err != nil {
@@ -304,22 +305,21 @@ func New(cfg Config) (*Server, error) {
 			s.hasher.Close()
 			return nil, err
 		}
-		s.bots.nodes = node
+		api.ReachNodes(node)
+	}
+	if s.Torneios != nil { // once the node is up: their games are rooms like any other
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		n, err := s.Torneios.Resume(ctx)
+		cancel()
+		if err != nil {
+			s.log.Error("resume tournaments", zap.Error(err))
+		} else if n > 0 {
+			s.log.Info("tournaments resumed", zap.Int("n", n))
+		}
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /ws", h)
-	mux.HandleFunc("GET /api/games", s.games)
-	mux.HandleFunc("GET /api/rooms", s.rooms)
-	mux.HandleFunc("POST /api/bot/move", s.botMove)
-	s.routeRecords(mux)
-	s.routeBots(mux)
-	s.routeAccounts(mux)
-	s.startTorneios(mux)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
-	mux.HandleFunc("GET /readyz", s.ready)
+	api.Route(mux)
 	if cfg.Root != nil {
 		mux.Handle("/", cfg.Root)
 	} else {
@@ -353,7 +353,7 @@ func (s *Server) HTTPServer() *http.Server {
 		ErrorLog: zap.NewStdLog(s.log.Named("http"))}
 	// Shutdown waits for the requests running: the bot API's streams,
 	// which never end by themselves, end as it begins.
-	hs.RegisterOnShutdown(s.bots.shutdown)
+	hs.RegisterOnShutdown(s.API.EndStreams)
 	return hs
 }
 
@@ -414,7 +414,7 @@ func headerBytes(r *http.Request) int {
 // stops, then every socket is closed with 1012 so clients come back, and
 // the bot pool stops. The HTTP listener is the caller's to close first.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.bots.shutdown()
+	s.API.EndStreams()
 	s.Hub.Drain()
 	var err error
 	if s.Torneios != nil {
@@ -430,148 +430,3 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.hasher.Close()
 	return err
 }
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func (s *Server) httpError(w http.ResponseWriter, status int, e *protocol.Error) {
-	s.Metrics.Errors.WithLabelValues(string(e.Code)).Inc()
-	var body protocol.HTTPError
-	body.Error.Code, body.Error.Message = e.Code, e.Msg
-	writeJSON(w, status, body)
-}
-
-func (s *Server) games(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"games": s.cfg.Catalog.Infos()})
-}
-
-// rooms answers GET /api/rooms?cursor=&limit=&game=&status=: a page of the
-// public unfinished rooms, newest first, and the cursor of the next.
-func (s *Server) rooms(w http.ResponseWriter, r *http.Request) {
-	q, perr := roomsQuery(r.URL.Query())
-	if _, known := s.cfg.Catalog.Game(q.Game); perr == nil && q.Game != "" && !known {
-		perr = protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", q.Game)
-	}
-	if perr != nil {
-		s.httpError(w, http.StatusBadRequest, perr)
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-	defer cancel()
-	writeJSON(w, http.StatusOK, s.Hub.Rooms(ctx, q))
-}
-
-// roomsQuery reads the query of GET /api/rooms.
-func roomsQuery(v url.Values) (hub.Query, *protocol.Error) {
-	q := hub.Query{Limit: hub.DefaultRoomsLimit, Cursor: v.Get("cursor"), Game: v.Get("game"), Status: v.Get("status")}
-	if l := v.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > hub.MaxRoomsLimit {
-			return q, protocol.Errorf(protocol.CodeBadRequest, `"limit" must be 1 to %d`, hub.MaxRoomsLimit)
-		}
-		q.Limit = n
-	}
-	if err := q.Check(); err != nil {
-		return q, protocol.Errorf(protocol.CodeBadRequest, "%v", err)
-	}
-	return q, nil
-}
-
-func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if err := s.cfg.Store.Ping(ctx); err != nil {
-		// The store answers but refuses writes for lack of memory: say
-		// so, it is the operator's to fix (maxmemory), not the network.
-		msg := "store unreachable"
-		if errors.Is(err, store.ErrOutOfMemory) {
-			msg = "store out of memory: " + err.Error()
-		}
-		http.Error(w, msg, http.StatusServiceUnavailable)
-		return
-	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = w.Write([]byte("ready\n"))
-}
-
-// botMove answers POST /api/bot/move: the move the named bot plays for the
-// side to move in the setup. It is stateless; the turn runs in the bot
-// pool's Stateless class, below every live room's bot, and each client may
-// have BotAPIPerClient requests in flight.
-// botMoveBodyLimit bounds a POST /api/bot/move body (a 19x19 setup is far
-// smaller).
-const botMoveBodyLimit = 64 << 10
-
-func (s *Server) botMove(w http.ResponseWriter, r *http.Request) {
-	client := netlimit.Key(s.resolver.ClientAddr(r))
-	if !s.botClients.Acquire(client) {
-		w.Header().Set("Retry-After", "1")
-		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited,
-			"at most %d bot requests at once from one address", s.cfg.BotAPIPerClient))
-		return
-	}
-	defer s.botClients.Release(client)
-	var req protocol.BotMoveRequest
-	if !s.decodeBody(w, r, botMoveBodyLimit, &req) {
-		return
-	}
-	for _, f := range []struct{ name, v string }{{"game", req.Game}, {"variant", req.Variant}, {"level", req.Level}} {
-		if f.v == "" {
-			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "missing field %q", f.name))
-			return
-		}
-	}
-	g, ok := s.cfg.Catalog.Game(req.Game)
-	if !ok {
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeUnknownGame, "unknown game %q", req.Game))
-		return
-	}
-	bot, ok := g.Bot(req.Level)
-	if !ok {
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeUnknownGame, "game %s has no bot level %q", req.Game, req.Level))
-		return
-	}
-	st, err := s.cfg.Catalog.New(req.Game, req.Variant, req.Setup, 1)
-	if err != nil {
-		pe := protocol.AsError(err)
-		if pe.Code == protocol.CodeInternal {
-			pe = protocol.Errorf(protocol.CodeBadSetup, "bad setup: %v", err)
-		}
-		s.httpError(w, http.StatusBadRequest, pe)
-		return
-	}
-	seat, ok := st.Turn()
-	if !ok {
-		if st.Outcome().Over {
-			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeGameOver, "the game in the setup is over"))
-			return
-		}
-		seat = 0
-	}
-	if len(st.Legal(seat)) == 0 {
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeGameOver, "the side to move has no move"))
-		return
-	}
-	// The request waits for a worker at most this long; a client that
-	// goes away sooner takes its job out of the queue (r's context).
-	ctx, cancel := context.WithTimeout(r.Context(), botAPIWait*s.cfg.BotTimeout)
-	defer cancel()
-	res, err := s.Pool.Move(ctx, botpool.Job{Class: botpool.Stateless, Game: req.Game, Level: req.Level, Bot: bot, State: st, Seat: seat, Seed: 1})
-	switch {
-	case errors.Is(err, botpool.ErrBusy), errors.Is(err, context.DeadlineExceeded):
-		w.Header().Set("Retry-After", "2")
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "the bots are busy, try again"))
-	case err != nil || res.Err != nil:
-		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "the bot could not answer, try again"))
-	default:
-		writeJSON(w, http.StatusOK, protocol.BotMoveResponse{Move: res.Move})
-	}
-}
-
-// botAPIWait is how many bot timeouts a stateless request may wait for a
-// worker and its answer together before it is answered busy.
-const botAPIWait = 5

@@ -41,6 +41,7 @@ func dialNonReader(t *testing.T, s *testserver.Server) *websocket.Conn {
 // bytes, and its queue never held more than the bound; the players are not
 // slowed: every move of theirs is answered.
 func TestSpectatorThatNeverReadsIsDropped(t *testing.T) {
+	t.Parallel()
 	const bound = 48 << 10
 	s := testserver.Start(t, func(c *server.Config) {
 		c.Hub.SendQueueBytes = bound

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -35,6 +36,7 @@ func postTorneio(t *testing.T, s *testserver.Server, token, body string, out any
 }
 
 func TestTorneioBadInput(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	c := s.Hello(t, "Ana", "")
 	ok := `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",1]]}`
@@ -49,7 +51,7 @@ func TestTorneioBadInput(t *testing.T) {
 		{"one entrant", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"}],"partidas":[["tradicional",1]]}`, 400, "bad_request", "2 to 64 entrants"},
 		{"too many games", c.Token, `{"game":"queens","entrants":[{"level":"gulosa"},{"level":"roleta"},{"level":"apressado"},{"level":"forte"},{"level":"gulosa"},{"level":"roleta"}],"partidas":[["tradicional",50],["grande",50],["impar",50],["x-random",50]]}`, 400, "bad_request", "at most 4096"},
 		{"not json", c.Token, `{"game":`, 400, "bad_request", "a torneio is one JSON object"},
-		{"too large", c.Token, `{"game":"` + strings.Repeat("x", server.MaxTorneioBody) + `"}`, 413, "too_large", "bytes"},
+		{"too large", c.Token, `{"game":"` + strings.Repeat("x", httpapi.MaxTorneioBody) + `"}`, 413, "too_large", "bytes"},
 	}
 	for _, tt := range tests {
 		var e apiError
@@ -118,6 +120,7 @@ func (p *extPlayer) step(t *testing.T) {
 // over the WebSocket protocol, to the end; every pair played both seats, and
 // the standings the API shows are what the rooms' results say.
 func TestTorneioQueens(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	players := []*extPlayer{{c: s.Hello(t, "Ana", ""), last: true}}
 	for _, p := range players {
@@ -226,6 +229,7 @@ func TestTorneioQueens(t *testing.T) {
 // game whose first move never came, the clock), and the tournament
 // finishes; gulosa wins all its games and every game has a winner.
 func TestTorneioAbsentAndGone(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t, func(c *server.Config) { c.AbortAfter = time.Second })
 	absent := s.Hello(t, "Ausente", "")
 	absentID := absent.Player.ID

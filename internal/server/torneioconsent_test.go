@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/torneio"
 )
@@ -38,6 +38,7 @@ func waitTorneio(t *testing.T, s *testserver.Server, id, what string, pred func(
 // rooms free); a bot's token creates nothing; one creator has at most two
 // tournaments waiting or running.
 func TestTorneioConsent(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	ana := s.Hello(t, "Ana", "")
 	bia := s.Hello(t, "Bia", "")
@@ -140,6 +141,7 @@ func TestTorneioConsent(t *testing.T) {
 // (PATCH /api/bots/{id}); GET /api/bots/mine lists the owner's bots with
 // the setting; the bots online carry it in GET /api/bots.
 func TestBotOpenSetting(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	ana := s.Hello(t, "Ana", "")
 	bia := s.Hello(t, "Bia", "")
@@ -162,18 +164,18 @@ func TestBotOpenSetting(t *testing.T) {
 			t.Errorf("%s: %d %+v, want %d %s", tt.name, got, e, tt.status, tt.code)
 		}
 	}
-	var mine struct{ Bots []server.MyBot }
-	if got := s.Do(t, "GET", "/api/bots/mine", ana.Token, nil, &mine); got != 200 || len(mine.Bots) != 1 || mine.Bots[0] != (server.MyBot{ID: id, Name: "Robozinho", Online: true}) {
+	var mine struct{ Bots []httpapi.MyBot }
+	if got := s.Do(t, "GET", "/api/bots/mine", ana.Token, nil, &mine); got != 200 || len(mine.Bots) != 1 || mine.Bots[0] != (httpapi.MyBot{ID: id, Name: "Robozinho", Online: true}) {
 		t.Fatalf("GET /api/bots/mine = %d %+v", got, mine)
 	}
-	var set server.MyBot
+	var set httpapi.MyBot
 	if got := s.Do(t, "PATCH", "/api/bots/"+id, ana.Token, map[string]bool{"open": true}, &set); got != 200 || !set.Open {
 		t.Fatalf("PATCH = %d %+v", got, set)
 	}
 	if got := s.Do(t, "GET", "/api/bots/mine", ana.Token, nil, &mine); got != 200 || !mine.Bots[0].Open {
 		t.Fatalf("after opening, GET /api/bots/mine = %d %+v", got, mine)
 	}
-	var online struct{ Bots []server.BotInfo }
+	var online struct{ Bots []httpapi.BotInfo }
 	if s.GetJSON(t, "/api/bots", &online); len(online.Bots) != 1 || !online.Bots[0].Open {
 		t.Fatalf("GET /api/bots = %+v, want the bot open", online)
 	}
@@ -208,6 +210,7 @@ func TestBotOpenSetting(t *testing.T) {
 // the API's own words (issue 29: a missing "partidas" said "1 to 8
 // partidas, not 0" and a number there a Go decoder's message).
 func TestTorneioWrongFields(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	c := s.Hello(t, "Ana", "")
 	for _, tt := range []struct{ body, want string }{

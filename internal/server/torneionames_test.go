@@ -16,6 +16,7 @@ import (
 // display name it has now (renamed before the start), a bot account by the
 // name it registered, a level as "bot <level>". A name in the spec is not taken.
 func TestTorneioNames(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	ana := s.Hello(t, "Ana", "")
 	bia := s.Hello(t, "Bia", "")

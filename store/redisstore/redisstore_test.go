@@ -45,6 +45,7 @@ func open(t testing.TB, url, prefix string, opts ...redisstore.Option) *redissto
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	addr := redistest.Start(t)
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return newStore(t, addr, ttlOptions(ttl)...)
@@ -484,6 +485,7 @@ func BenchmarkSaveRoomParallel(b *testing.B) {
 }
 
 func TestRecordsConformance(t *testing.T) {
+	t.Parallel()
 	addr := redistest.Start(t)
 	storetest.RunRecords(t, func(t *testing.T, retention time.Duration) store.Records {
 		s := newStore(t, addr, redisstore.WithRecordRetention(retention))

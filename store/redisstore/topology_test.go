@@ -31,6 +31,7 @@ func openURL(t *testing.T, url string, opts ...redisstore.Option) *redisstore.St
 // the keys of one room only (one slot), and the index commands in the same
 // pipeline go to other nodes.
 func TestConformanceCluster(t *testing.T) {
+	t.Parallel()
 	c := redistest.StartCluster(t, 3)
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return openURL(t, c.URL(), ttlOptions(ttl)...)
@@ -48,6 +49,7 @@ func TestPlayersConformanceCluster(t *testing.T) {
 // Rooms of a Cluster store spread over every node (the hash tag groups one
 // room's keys, not all rooms).
 func TestClusterSpreadsRooms(t *testing.T) {
+	t.Parallel()
 	c := redistest.StartCluster(t, 3)
 	s := openURL(t, c.URL())
 	defer s.Close()
@@ -81,6 +83,7 @@ func TestClusterSpreadsRooms(t *testing.T) {
 
 // The conformance suite through a Sentinel (the failover client).
 func TestConformanceSentinel(t *testing.T) {
+	t.Parallel()
 	st := redistest.StartSentinel(t)
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return openURL(t, st.URL(), ttlOptions(ttl)...)
@@ -90,6 +93,7 @@ func TestConformanceSentinel(t *testing.T) {
 // When the master dies, the sentinel promotes the replica and the store goes
 // on writing to it; what the replica had received is kept.
 func TestSentinelFailover(t *testing.T) {
+	t.Parallel()
 	st := redistest.StartSentinel(t)
 	s := openURL(t, st.URL())
 	defer s.Close()

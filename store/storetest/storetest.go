@@ -25,8 +25,8 @@ import (
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
-// Retention is the retention of finished rooms that every subtest's store
-// has: the expiry subtest waits for it.
+// Retention is the retention of finished rooms of the store of the subtest
+// about their expiry, which waits for it.
 const Retention = 300 * time.Millisecond
 
 // TTLs are the expiry times a subtest's store must be configured with.
@@ -39,12 +39,15 @@ type TTLs struct {
 	Guest time.Duration
 }
 
-// Most subtests' stores keep unfinished rooms and guests for an hour; the
-// ones about their expiry, for expiryTTL.
+// Most subtests' stores keep finished rooms, unfinished rooms and guests
+// for an hour, so that what a subtest saved is there when it reads it on a
+// busy machine; the ones about unfinished rooms' and guests' expiry keep
+// them for expiryTTL, the one about finished rooms' for Retention.
 var (
-	longTTLs  = TTLs{Retention: Retention, IdleRoom: time.Hour, Guest: time.Hour}
-	expiryTTL = 2 * time.Second
-	shortTTLs = TTLs{Retention: Retention, IdleRoom: expiryTTL, Guest: expiryTTL}
+	longTTLs     = TTLs{Retention: time.Hour, IdleRoom: time.Hour, Guest: time.Hour}
+	expiryTTL    = 2 * time.Second
+	shortTTLs    = TTLs{Retention: time.Hour, IdleRoom: expiryTTL, Guest: expiryTTL}
+	retainedTTLs = TTLs{Retention: Retention, IdleRoom: time.Hour, Guest: time.Hour}
 )
 
 // Factory returns a new, empty store for one subtest, configured with ttl.
@@ -91,13 +94,14 @@ func Run(t *testing.T, newStore Factory) {
 		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
-	short := map[string]bool{"SeatedGuestsKeepTheirIdentity": true, "SeatedAccountsLast": true, "IdleRoomsExpire": true}
+	ttls := map[string]TTLs{"SeatedGuestsKeepTheirIdentity": shortTTLs, "SeatedAccountsLast": shortTTLs,
+		"IdleRoomsExpire": shortTTLs, "FinishedRoomsExpire": retainedTTLs}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ttl := longTTLs
-			if short[tc.name] {
-				ttl = shortTTLs
+			ttl, ok := ttls[tc.name]
+			if !ok {
+				ttl = longTTLs
 			}
 			s := newStore(t, ttl)
 			t.Cleanup(func() {

@@ -31,6 +31,7 @@ func refused(t *testing.T, bin string, args ...string) string {
 // and a -cluster node while a node without -cluster is; once the other is
 // dead (SIGKILL: its liveness key runs out by itself), the node starts.
 func TestSafeByDefault(t *testing.T) {
+	t.Parallel()
 	rs := redistest.StartServer(t)
 	bin := lobbybin.Build(t, false)
 	redisURL := "redis://" + rs.Addr() + "/0"

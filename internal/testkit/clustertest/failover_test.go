@@ -26,6 +26,7 @@ const longLease = "10m"
 // TABULEIRO_TAKEOVER_KILLS=20 repeats the kill on fresh nodes and logs the
 // takeover times (p50, max): the figure of docs/PERFORMANCE.md, "Failover".
 func TestKilledNodeFailover(t *testing.T) {
+	t.Parallel()
 	kills := 1
 	if s := os.Getenv("TABULEIRO_TAKEOVER_KILLS"); s != "" {
 		n, err := strconv.Atoi(s)

@@ -142,11 +142,15 @@ var roomKinds = []struct {
 // TestCrashRecovery is the crash test of the real binary (see the package
 // documentation).
 func TestCrashRecovery(t *testing.T) {
+	t.Parallel()
 	seed := *seedFlag
 	if seed == 0 {
 		seed = rand.Uint64() % 1_000_000
 	}
 	kills := *killsFlag
+	if testing.Short() {
+		kills = min(kills, 2) // the inner loop's: a kill mid-game and the last one
+	}
 	t.Logf("crash test: seed %d (rerun with -crash.seed=%d), %d kills, scale %d", seed, seed, kills, *scaleFlag)
 	rng := rand.New(rand.NewPCG(seed, 0xc4a54))
 

@@ -56,7 +56,11 @@ type driver struct {
 	model    *model
 	mEpoch   int   // the server run whose states the model last took
 	mLastSeq int64 // highest seq taken in that run
-	views    map[int64]string
+	// views are the room.states of this run by seq, as the first client
+	// to see each received it: another client's must be the same. They
+	// are compared on the model's keys of the moment, which grow when the
+	// game ends (go's "area"), so the raw state is kept, not a view.
+	views    map[int64][]byte
 	checkRun bool // the next state is the first of a new run: verify
 	pending  *step
 	plies    int
@@ -205,7 +209,7 @@ func (d *driver) step() error {
 // create starts a new game: a room.create from the first player.
 func (d *driver) create() error {
 	d.gameNo++
-	d.plies, d.pending, d.views, d.st.verifiedUpTo = 0, nil, map[int64]string{}, 0
+	d.plies, d.pending, d.views, d.st.verifiedUpTo = 0, nil, map[int64][]byte{}, 0
 	d.human = d.gameNo % 2
 	d.setup = nil
 	req := map[string]any{"type": "room.create", "game": d.game.Info().ID, "variant": d.variant}
@@ -433,7 +437,7 @@ func (d *driver) onState(ev event) error {
 		if ev.epoch < d.mEpoch {
 			return nil // a state of an earlier run, read late: already superseded
 		}
-		d.mEpoch, d.mLastSeq, d.views, d.checkRun = ev.epoch, 0, map[int64]string{}, true
+		d.mEpoch, d.mLastSeq, d.views, d.checkRun = ev.epoch, 0, map[int64][]byte{}, true
 	}
 	seatStatus := "playing"
 	if s.Status == "waiting" || len(s.Players) == 2 && (s.Players[1].ID == "" && s.Players[1].Bot == "" || s.Players[0].ID == "" && s.Players[0].Bot == "") {
@@ -454,7 +458,11 @@ func (d *driver) onState(ev event) error {
 			lm.Seq = s.Seq
 		}
 	}
-	if v, ok := d.views[s.Seq]; ok {
+	if raw, ok := d.views[s.Seq]; ok {
+		v, err := serverView(raw, want.keys)
+		if err != nil {
+			return err
+		}
 		if v != got {
 			return fmt.Errorf("clients diverge at seq %d:\n%s\n%s", s.Seq, v, got)
 		}
@@ -463,7 +471,7 @@ func (d *driver) onState(ev event) error {
 	if s.Seq < d.mLastSeq {
 		return nil // a late copy of an older state, seen by no one else
 	}
-	d.views[s.Seq] = got
+	d.views[s.Seq] = s.Raw
 	d.mLastSeq = s.Seq
 	first := d.checkRun
 	d.checkRun = false

@@ -24,6 +24,7 @@ import (
 // second kill the same holds, and the log's history is the game played,
 // each move once.
 func TestSIGKILLBetweenSnapshots(t *testing.T) {
+	t.Parallel()
 	const prefix = "tail:"
 	p := startPair(t, prefix, "go", "9", 600)
 	l, srv, a, b, room, seen := p.l, p.srv, p.a, p.b, p.room, p.state

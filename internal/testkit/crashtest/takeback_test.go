@@ -24,6 +24,7 @@ import (
 // millisecond, the other's never above what it was), and the room's log,
 // read back through prev with its takeback applied, is the game played.
 func TestTakebackThenSIGKILL(t *testing.T) {
+	t.Parallel()
 	const prefix = "takeback:"
 	p := startPair(t, prefix, "morris", "3", 300)
 	l, rs, srv, a, b, room := p.l, p.rs, p.srv, p.a, p.b, p.room

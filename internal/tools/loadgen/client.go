@@ -15,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/protocol"
 )
 
@@ -295,9 +296,9 @@ func appendMove(b []byte, room, move string) []byte {
 	} else {
 		b = append(b, protocol.TypeRoomMove...)
 	}
-	b = appendJSONString(append(b, `","room":`...), room)
+	b = engine.AppendJSONString(append(b, `","room":`...), room)
 	if move != "" {
-		b = appendJSONString(append(b, `,"move":`...), move)
+		b = engine.AppendJSONString(append(b, `,"move":`...), move)
 	}
 	return append(b, '}')
 }
@@ -309,20 +310,6 @@ func (c *Client) write(b []byte) error {
 		return fmt.Errorf("send: %w", err)
 	}
 	return nil
-}
-
-// appendJSONString appends s as a JSON string: as is when it needs no
-// escaping (room ids and moves never do), else as encoding/json writes it.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // ServerError is an error frame that answered what a client waited for.

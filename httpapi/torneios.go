@@ -1,11 +1,10 @@
-package server
+package httpapi
 
 import (
 	"context"
 	"errors"
 	"net/http"
 	"slices"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -19,27 +18,11 @@ import (
 // MaxTorneioBody bounds the body of POST /api/torneios.
 const MaxTorneioBody = 16 << 10
 
-// startTorneios makes the tournament manager when the store keeps
-// tournaments (both stores do), takes up the unfinished ones and routes the
-// API: POST /api/torneios, GET /api/torneios, GET /api/torneios/{id}, and
-// the answers to a tournament's invitations, POST
-// /api/torneios/{id}/accept, /decline and (its owner's) /start.
-func (s *Server) startTorneios(mux *http.ServeMux) {
-	tm, err := torneio.New(torneio.Config{Rooms: s.Rooms, Store: s.cfg.Store, Catalog: s.cfg.Catalog,
-		Log: s.log.Named("torneio"), Parallel: s.cfg.TorneioParallel, MaxLive: s.cfg.MaxTorneios, Names: s.playerNames})
-	if err != nil {
-		s.log.Warn("no tournaments", zap.Error(err))
-		return
-	}
-	s.Torneios = tm
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	n, err := tm.Resume(ctx)
-	cancel()
-	if err != nil {
-		s.log.Error("resume tournaments", zap.Error(err))
-	} else if n > 0 {
-		s.log.Info("tournaments resumed", zap.Int("n", n))
-	}
+// routeTorneios routes the tournaments' API: POST /api/torneios, GET
+// /api/torneios, GET /api/torneios/{id}, and the answers to a
+// tournament's invitations, POST /api/torneios/{id}/accept, /decline and
+// (its owner's) /start.
+func (s *Server) routeTorneios(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/torneios", s.createTorneio)
 	mux.HandleFunc("GET /api/torneios", s.listTorneios)
 	mux.HandleFunc("GET /api/torneios/{id}", s.getTorneio)
@@ -48,11 +31,12 @@ func (s *Server) startTorneios(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/torneios/{id}/start", s.answerTorneio(torneio.AnswerStart))
 }
 
-// playerNames returns the display names of ids: a bot account's from the
-// bots online (its registered name), the others' (people, and bots
-// offline) from the store (players.Identities.PlayerNames, one round trip for them
-// all). Ids it cannot name are left out.
-func (s *Server) playerNames(ctx context.Context, ids []string) map[string]string {
+// PlayerNames returns the display names of ids (the tournaments'
+// torneio.Config.Names): a bot account's from the bots online (its
+// registered name), the others' (people, and bots offline) from the store
+// (players.Identities.PlayerNames, one round trip for them all). Ids it
+// cannot name are left out.
+func (s *Server) PlayerNames(ctx context.Context, ids []string) map[string]string {
 	out := make(map[string]string, len(ids))
 	var people []string
 	for _, id := range ids {

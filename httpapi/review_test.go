@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 )
 
 func TestReview(t *testing.T) {
+	t.Parallel()
 	f := engine.Float
 	table := func(had engine.Outlook, moves ...engine.MoveValue) engine.Analysis {
 		return engine.Analysis{Method: engine.MethodTable, Outlook: had, Moves: moves}
@@ -71,6 +72,7 @@ func TestReview(t *testing.T) {
 }
 
 func TestWorstDrop(t *testing.T) {
+	t.Parallel()
 	d := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
 		name  string

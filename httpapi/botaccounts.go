@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/hub"
-	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -129,29 +128,6 @@ func (s *Server) routeBots(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/bot/game/{room}/resign", s.botGameResign)
 }
 
-// decodeBody decodes a JSON body of at most limit bytes into v, or
-// answers the error: every JSON body of the API is read so (jsonbody:
-// exactly one JSON value, nothing after it).
-func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) bool {
-	if err := jsonbody.Read(w, r, limit, v); err != nil {
-		s.bodyError(w, err, limit)
-		return false
-	}
-	return true
-}
-
-// bodyError answers a body of at most limit bytes that jsonbody refused.
-func (s *Server) bodyError(w http.ResponseWriter, err error, limit int64) {
-	switch {
-	case errors.Is(err, jsonbody.ErrTooLarge):
-		s.httpError(w, http.StatusRequestEntityTooLarge, protocol.Errorf(protocol.CodeTooLarge, "the body is over %d bytes", limit))
-	case errors.Is(err, jsonbody.ErrTooSlow):
-		s.httpError(w, http.StatusRequestTimeout, protocol.Errorf(protocol.CodeBadRequest, "the body came too slowly"))
-	default:
-		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%v", err))
-	}
-}
-
 // RegisterBotRequest is the body of POST /api/bots.
 type RegisterBotRequest struct {
 	Name string `json:"name"`
@@ -241,7 +217,7 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.bots.allow(p.ID, time.Now()) { // a room each: the commands' bucket
+	if !s.bots.allow(p.ID) { // a room each: the commands' bucket
 		w.Header().Set("Retry-After", "1")
 		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited, "slow down: at most %g requests a second", s.cfg.BotAPI.Rate))
 		return
