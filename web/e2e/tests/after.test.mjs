@@ -92,7 +92,11 @@ test('a finished room leads to its review in one click, for players and spectato
   // The back button leaves the page (the replay replaces, never pushes).
   await alice.page.locator('.review-link').click();
   await alice.page.waitForURL(new RegExp(`/g/${room}$`));
+  // The review page loads lazily: keys pressed before it listens are lost,
+  // as they would be for a person, so wait for it to show the last move.
+  await waitFor(async () => (await pos(alice)) === '3 / 3', 'alice\'s review at the end');
   await alice.page.keyboard.press('Home');
+  await waitFor(async () => (await pos(alice)) === '0 / 3', 'alice at the start');
   await alice.page.keyboard.press('ArrowRight');
   await waitFor(async () => hash(alice) === '#1', 'alice at move 1');
   await alice.page.goBack();
