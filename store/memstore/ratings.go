@@ -22,11 +22,11 @@ var _ ratings.Store = (*Store)(nil)
 // those marks expire with the records' retention.
 type ratingsState struct {
 	players map[string]*ratedPlayer
-	applied map[string]appliedGame  // room -> its changes
-	tallied map[string]time.Time    // room -> when its mark expires
-	owed    map[string]time.Time    // room -> when it was marked
-	boards  map[boardKey][]boardRow // best first; ties by id, descending (as Redis)
-	best    []ratings.Score         // best first; ties by id, descending (as Redis)
+	applied map[string]appliedGame         // room -> its changes
+	tallied map[string]time.Time           // room -> when its mark expires
+	owed    map[string]time.Time           // room -> when it was marked
+	boards  map[boardKey][]boardRow        // best first; ties by id, descending (as Redis)
+	best    []ratings.Score                // best first; ties by id, descending (as Redis)
 	ladders map[string]map[string]struct{} // pool -> bot ids
 }
 
