@@ -1,13 +1,17 @@
 package ratings
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // CheckGame is the check both stores make of a game given to Apply: a room,
-// a pool, two different players with ids, and a score of 1, 0.5 or 0.
+// a pool as Pool makes them (game/variant), two different players with ids,
+// and a score of 1, 0.5 or 0.
 func CheckGame(g Game) error {
 	switch {
-	case g.Room == "" || g.Pool == "":
-		return fmt.Errorf("apply game of room %q in pool %q: empty room or pool", g.Room, g.Pool)
+	case g.Room == "" || strings.IndexByte(g.Pool, '/') <= 0 || strings.HasPrefix(g.Pool, ":"):
+		return fmt.Errorf("apply game of room %q in pool %q: no room, or not a pool", g.Room, g.Pool)
 	case g.Sides[0].ID == "" || g.Sides[1].ID == "":
 		return fmt.Errorf("apply game of room %s: a side without an id", g.Room)
 	case g.Sides[0].ID == g.Sides[1].ID:

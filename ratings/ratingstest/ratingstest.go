@@ -215,6 +215,8 @@ func testApplyInvalid(t *testing.T, s ratings.Store) {
 	}{
 		{"no room", func(g *ratings.Game) { g.Room = "" }},
 		{"no pool", func(g *ratings.Game) { g.Pool = "" }},
+		{"not a pool", func(g *ratings.Game) { g.Pool = "go" }},
+		{"a field's name", func(g *ratings.Game) { g.Pool = ":name/x" }},
 		{"no id", func(g *ratings.Game) { g.Sides[1].ID = "" }},
 		{"against themselves", func(g *ratings.Game) { g.Sides[1].ID = "a" }},
 		{"score 0.3", func(g *ratings.Game) { g.Score = 0.3 }},

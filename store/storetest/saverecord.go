@@ -137,15 +137,8 @@ func testRecordOnlyWithFinishedSnapshot(t *testing.T, s store.Store) {
 // owed with its record (store.RecordEntry.Rated), a casual game's does not,
 // and the game's Apply clears the mark; PutRecord of a rated record marks
 // it too.
-func testRatedSaveOwes(t *testing.T, st store.Store) {
+func testRatedSaveOwes(t *testing.T, s store.Store) {
 	ctx := ctxT(t)
-	s, ok := st.(interface {
-		store.Store
-		ratings.Store
-	})
-	if !ok {
-		t.Fatalf("%T does not implement ratings.Store", st)
-	}
 	owed := func() []string {
 		t.Helper()
 		ids, err := s.Owed(ctx, 100)
