@@ -454,8 +454,8 @@ func testLeaderboardIdle(t *testing.T, s ratings.Store) {
 	early := t0.Add(-20 * 24 * time.Hour)
 	mustApply(t, s, game("i1", "old", "mid", 1, early), fixed(settled(2000, 50, early), settled(1800, 50, early)))
 	mustApply(t, s, game("i2", "new", "low", 1, t0), fixed(settled(1900, 50, t0), settled(1700, 50, t0)))
-	// A game whose result is older than BoardIdle (a late Apply) puts
-	// nobody on the board.
+	// A game that ended more than BoardIdle before now (a late Apply)
+	// puts nobody on the board at now.
 	stale := t0.Add(-40 * 24 * time.Hour)
 	mustApply(t, s, game("i3", "gone", "gone2", 1, stale), fixed(settled(2500, 50, stale), settled(2400, 50, stale)))
 	if got, want := boardIDs(t, s, false, 10, t0), []string{"old", "new", "mid", "low"}; !slices.Equal(got, want) {

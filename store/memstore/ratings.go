@@ -73,8 +73,8 @@ func (r *ratingsState) playerLocked(id string) *ratedPlayer {
 	return p
 }
 
-// sweepRatingsLocked drops the marks of applied and tallied rooms past the
-// records' retention (sweepLocked calls it).
+// sweepRatingsLocked drops the marks of applied, tallied and owed rooms
+// past the records' retention (sweepLocked calls it).
 func (s *Store) sweepRatingsLocked(now time.Time) {
 	if s.rated == nil {
 		return
@@ -87,6 +87,13 @@ func (s *Store) sweepRatingsLocked(now time.Time) {
 	for room, exp := range s.rated.tallied {
 		if !now.Before(exp) {
 			delete(s.rated.tallied, room)
+		}
+	}
+	// A game nobody applied in the records' retention has no record left
+	// to apply it from.
+	for room, at := range s.rated.owed {
+		if !now.Before(at.Add(s.records.retention)) {
+			delete(s.rated.owed, room)
 		}
 	}
 }

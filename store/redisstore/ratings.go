@@ -413,16 +413,22 @@ func (s *Store) Owe(ctx context.Context, room string) error {
 	if room == "" {
 		return fmt.Errorf("owe: empty room")
 	}
-	if err := s.c.ZAddNX(ctx, s.OwedKey(), redis.Z{Score: float64(s.now().UnixMilli()), Member: room}).Err(); err != nil {
+	p := s.c.TxPipeline()
+	s.owe(ctx, p, room)
+	if _, err := p.Exec(ctx); err != nil {
 		return fmt.Errorf("owe room %s: %w", room, s.refused(err))
 	}
 	return nil
 }
 
-// owe queues on p the mark of a rated game's room as owed (the saves that
-// write its record, and PutRecord).
+// owe queues on p the mark of a rated game's room as owed (Owe, the saves
+// that write a rated record, and PutRecord), keeping its first mark's
+// time, and drops the marks older than the records' retention: a game
+// nobody applied in that time has no record left to apply it from.
 func (s *Store) owe(ctx context.Context, p redis.Pipeliner, room string) {
-	p.ZAddNX(ctx, s.OwedKey(), redis.Z{Score: float64(s.now().UnixMilli()), Member: room})
+	now := s.now()
+	p.ZAddNX(ctx, s.OwedKey(), redis.Z{Score: float64(now.UnixMilli()), Member: room})
+	p.ZRemRangeByScore(ctx, s.OwedKey(), "-inf", "("+strconv.FormatInt(now.Add(-s.recordRetention).UnixMilli(), 10))
 }
 
 // Owed implements ratings.Store: the oldest marks first.

@@ -23,6 +23,7 @@
 //	P room:{<id>}:epoch     integer: incremented at every takeover; fences saves
 //	P match:<game>/<variant> list: quick-match entries (JSON), oldest first (match.go)
 //	P record:{<id>}         string: a finished game's record (records.go, Records)
+//	P {ratings}:...         the ratings, in one slot (ratings.go)
 //
 // SaveRoom is one round trip: a pipeline that runs the save script on the
 // room's keys (seq check, snapshot, log append, TTLs and, for the save that
