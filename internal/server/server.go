@@ -28,9 +28,9 @@ import (
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/ratings/rater"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
-	"github.com/tabuleiro/tabuleiro/ratings/rater"
 	"github.com/tabuleiro/tabuleiro/torneio"
 )
 
