@@ -152,6 +152,8 @@ type RoomSummary struct {
 	// Private marks a room kept out of the public lists; it is only in its
 	// own players' list of their rooms (Lobby.Mine; an addition).
 	Private bool `json:"private,omitempty"`
+	// Rated marks a rated game (an addition).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // BotInfo is one bot account online (its event stream open) in GET
@@ -262,6 +264,18 @@ type Player struct {
 	ClaimableAt int64 `json:"claimableAt,omitempty"`
 }
 
+// RatingChange is one seat's change of rating by a rated game, in
+// room.state's ratingChanges (an addition): the rounded ratings before and
+// after, their difference, and whether the new one is provisional.
+type RatingChange struct {
+	Seat        int    `json:"seat"`
+	ID          string `json:"id"`
+	Before      int    `json:"before"`
+	After       int    `json:"after"`
+	Diff        int    `json:"diff"`
+	Provisional bool   `json:"provisional,omitempty"`
+}
+
 // LastMove is the last move played in a room.
 type LastMove struct {
 	Seat int    `json:"seat"`
@@ -321,9 +335,13 @@ type RoomState struct {
 	ScoreBy *int64 `json:"scoreBy,omitempty"`
 	// SpectatorChat is false while the players have switched the
 	// spectators' chat off (an addition; always present).
-	SpectatorChat bool           `json:"spectatorChat"`
-	Private       bool           `json:"private,omitempty"`
-	Watch         bool           `json:"watch,omitempty"`
+	SpectatorChat bool `json:"spectatorChat"`
+	Private       bool `json:"private,omitempty"`
+	Watch         bool `json:"watch,omitempty"`
+	// Rated marks a rated game, and RatingChanges are its seats' rating
+	// changes once the game was rated (additions).
+	Rated         bool           `json:"rated,omitempty"`
+	RatingChanges []RatingChange `json:"ratingChanges,omitempty"`
 	Rematch       []int          `json:"rematch,omitempty"`
 	Next          string         `json:"next,omitempty"`
 	Moves         []LastMove     `json:"moves,omitzero"` // the history; only in answers to a join

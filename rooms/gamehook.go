@@ -20,6 +20,9 @@ type GameEvent struct {
 	Game    string
 	Variant string
 	Status  string
+	// Rated marks a rated game (its end changes the players' ratings
+	// unless it was aborted: records.Record.RatedScore).
+	Rated bool
 	// Players are the seats' players, in seat order: people, bot
 	// accounts (BotAccount) and the server's bots (Bot, their level).
 	Players []players.Player
@@ -52,7 +55,7 @@ func (r *Room) noteGame() {
 	if r.status != StatusPlaying && r.status != StatusFinished {
 		return
 	}
-	ev := GameEvent{Room: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
+	ev := GameEvent{Room: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Rated: r.rated,
 		Players: append([]players.Player(nil), r.seats...), Started: r.rec.started, Again: again}
 	if r.status == StatusFinished && r.result != nil {
 		res := *r.result
