@@ -193,6 +193,7 @@ type Ladder struct {
 	paused  map[string]bool
 	away    map[string]bool // a paused bot seen offline since its pause
 	turn    int             // rotates the pools' order between rounds
+	rounds  int64           // rounds run, led or not
 	leading bool
 }
 
@@ -208,6 +209,7 @@ type view struct {
 	streak map[string]int
 	paused map[string]bool
 	games  int
+	rounds int64
 }
 
 // New makes the ladder; Start runs its goroutine.
@@ -400,6 +402,10 @@ func round1(x float64) float64 { return float64(int64(x*10+0.5)) / 10 }
 // Playing is how many ladder games this node's ladder runs now.
 func (l *Ladder) Playing() int { return l.view.Load().games }
 
+// Rounds is how many rounds the goroutine has run (published after each):
+// a test waits for rounds to pass instead of for time.
+func (l *Ladder) Rounds() int64 { return l.view.Load().rounds }
+
 // online is the bots online, by id, with their names.
 func (l *Ladder) online() map[string]string {
 	out := map[string]string{}
@@ -453,6 +459,7 @@ func (l *Ladder) round() {
 	ctx, cancel := context.WithTimeout(context.Background(), roundTimeout)
 	defer cancel()
 	defer l.publish()
+	l.rounds++
 	if l.cfg.Lead != nil {
 		lead := l.cfg.Lead(ctx)
 		if lead != l.leading {
@@ -763,7 +770,8 @@ func (h held) add(room string, bots ...string) {
 
 // publish makes what the board shows of the goroutine's state.
 func (l *Ladder) publish() {
-	v := &view{streak: make(map[string]int, len(l.streak)), paused: make(map[string]bool, len(l.paused)), games: len(l.games)}
+	v := &view{streak: make(map[string]int, len(l.streak)), paused: make(map[string]bool, len(l.paused)), games: len(l.games),
+		rounds: l.rounds}
 	for id, n := range l.streak {
 		v.streak[id] = n
 	}
