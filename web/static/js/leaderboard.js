@@ -42,7 +42,7 @@ export function leaderboardView(main, { conn, navigate }, game, variant) {
   const rule = h('p', { class: 'board-rule muted' });
   main.append(h('section', { class: 'board-page', 'aria-labelledby': 'board-h' },
     h('h1', { id: 'board-h', 'data-i18n': 'board.title' }, t('board.title')),
-    h('div', { class: 'board-pick' }, h('label', { for: 'board-pool' }, t('board.pool')), picker),
+    h('div', { class: 'board-pick' }, h('label', { for: 'board-pool', 'data-i18n': 'board.pool' }, t('board.pool')), picker),
     tabs, status, me, table, rule));
 
   function renderPicker() {
