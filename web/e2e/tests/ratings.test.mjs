@@ -10,7 +10,8 @@
 // players whose deviation is 75 or less), Bia's profile from Ana's click on
 // her name, with its curve of every rated game, one click from a game's
 // replay; and the morris leaderboard from the header, with both players
-// and Bia's own rank. Every page on screen at phone and desktop sizes in
+// and Bia's own rank; a guest at a rated game's invitation is shown the
+// way to an account instead of a seat. Every page on screen at phone and desktop sizes in
 // the three languages, its text fitting, with screenshots.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -308,6 +309,16 @@ test('a rated game between two accounts: ratings beside the names, the changes a
   // An unknown name: said so.
   await ana.page.goto(`${srv.url}/@/nobody-here-${tag}`);
   await waitFor(async () => (await ana.page.locator('#profile-h').textContent()) === 'No such player', 'the unknown player');
+
+  // A guest at a rated game's invitation: no seat, the way to an account instead.
+  await ana.page.goto(`${srv.url}/`);
+  const room2 = await createRoom(ana, 'morris', { variant: '3' });
+  await carl.page.goto(`${srv.url}/r/${room2}`);
+  const panel = carl.page.locator('.join-panel');
+  await panel.locator('.rated-note a[href="/account"]').waitFor();
+  assert.equal(await panel.locator('.rated-note').textContent(), 'Esta partida vale pontos: crie uma conta ou entre para a jogar');
+  assert.ok(await panel.getByRole('button').isDisabled(), 'no Play for a guest');
+  await onScreen(carl.page, panel.locator('.rated-note'), 'the note');
 
   noErrors([ana, bia, carl], [/404 \(Not Found\)/]);
   await closeAll(ana, bia, carl);

@@ -57,7 +57,7 @@ export function ratingTag(p, cls = '') {
 export function diffTag(d, cls = '') {
   const text = diffText(d);
   if (!text) return null;
-  return h('span', { class: `rating-diff ${diffClass(d)}${cls ? ` ${cls}` : ''}`, title: t('rating.changeTitle', { diff: text }) }, text);
+  return h('span', { class: `rating-diff ${diffClass(d)}${cls ? ` ${cls}` : ''}` }, text);
 }
 
 // nameLink is a name in its box (nameTag), a link to its profile if any.

@@ -22,8 +22,7 @@ function seatMark(m, k) {
       : [s('circle', { r: 10, class: 'disc o' }), s('circle', { r: 4.5, class: 'sym o' })]);
 }
 
-// ratingView is seat k's rating beside its name ("1523", "1500?"), and
-// at the end of a rated game its new rating with the change ("+12").
+// ratingView: seat k's rating, and its change at the end of a rated game.
 function ratingView(m, k) {
   const r = M.seatRating(m, k);
   if (!r) return null;

@@ -57,8 +57,7 @@ export function statusView() {
     return { head, why, text: head.map((x) => (typeof x === 'string' ? x : x.textContent)).join('') };
   }
 
-  // changesLine is the end of a rated game: each seat's name, its new
-  // rating and the change ("Alice 1512 +12 · Bob 1488 −12").
+  // changesLine: "Ratings: Ana 1512 +12 · Bia 1488 −12".
   function changesLine(m) {
     const ch = M.ratingChanges(m);
     if (!ch) return null;
