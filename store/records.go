@@ -59,6 +59,11 @@ type RecordEntry struct {
 	// Private marks a game played in a private room (an invitation): it
 	// is left out of the players' public indexes (PublicRecords).
 	Private bool
+	// Rated marks a rated game: the write that finishes it marks its room
+	// owed (ratings.Store's Owe) in the same atomic step, so that a node
+	// that dies before the rater applies it leaves it owed. PutRecord
+	// marks it too.
+	Rated bool
 }
 
 // RecordRef is one game in a player's index.

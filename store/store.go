@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tabuleiro/tabuleiro/players"
+	"github.com/tabuleiro/tabuleiro/ratings"
 )
 
 // Defaults of the stores' expiry options (memstore's and redisstore's
@@ -57,7 +58,8 @@ var ErrLeaseHeld = errors.New("room lease held by another node")
 var ErrFenced = errors.New("room taken over by another node")
 
 // Store keeps rooms and players (the player part is players.Store, in the
-// identity package), and the records of finished games (Records).
+// identity package), the ratings (ratings.Store), and the records of
+// finished games (Records).
 // Implementations are safe for concurrent use. Every method honours ctx.
 type Store interface {
 	// SaveRoom writes a room's snapshot and appends its new log entries in
@@ -109,6 +111,11 @@ type Store interface {
 
 	// The players' identities, accounts, sessions and sign-in guards.
 	players.Store
+
+	// The players' ratings, leaderboards, results, best scores and the
+	// bot ladder's entrants (a save whose Record is Rated marks its room
+	// owed).
+	ratings.Store
 
 	// Records is the records store the saves write finished games'
 	// records to (Room.Record), the one the records API reads.

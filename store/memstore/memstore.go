@@ -74,7 +74,8 @@ type Store struct {
 	now       func() time.Time
 
 	// A mutex is fine here: this is the store's own bookkeeping, not game
-	// state, and every critical section is a few map operations. A save
+	// state, and every critical section is a few map operations (the
+	// ratings' included: Apply reads, rates and writes under it). A save
 	// that carries a record takes records.mu while holding it (lock
 	// order: mu, then records.mu).
 	mu        sync.Mutex
@@ -87,6 +88,7 @@ type Store struct {
 	bots      map[string]*botList           // owner id -> bot accounts (bots.go)
 	torneios  map[string]torneioEntry       // tournament id -> last save (torneio.go)
 	answers   map[string]*torneioAnswers    // tournament id -> answers to its invitations (torneio.go)
+	rated     *ratingsState                 // the ratings part (ratings.go), made at first use
 	nextSweep time.Time
 }
 
@@ -137,6 +139,12 @@ func New(opts ...Option) *Store {
 	}
 	if s.records == nil {
 		s.records = NewRecords()
+	}
+	s.records.owe = func(room string) {
+		now := s.now()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.oweLocked(room, now)
 	}
 	// An identity must outlive every room it is seated in.
 	s.guestTTL = max(s.guestTTL, s.roomTTL)
@@ -209,6 +217,11 @@ func (s *Store) SaveRoom(ctx context.Context, r store.Room) error {
 		// Under s.mu: no reader sees the finished room without its
 		// record.
 		s.records.put(*r.Record)
+		if r.Record.Rated {
+			// In the same critical section: a rated game whose end
+			// was saved is owed until the rater applies it.
+			s.oweLocked(r.ID, now)
+		}
 	}
 
 	if r.Live && !r.Finished {
@@ -383,6 +396,7 @@ func (s *Store) sweepLocked(now time.Time) {
 		}
 	}
 	s.players.sweep(now)
+	s.sweepRatingsLocked(now)
 	for p, set := range s.playerRms {
 		if !now.Before(set.expires) {
 			delete(s.playerRms, p)

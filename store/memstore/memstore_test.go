@@ -9,6 +9,8 @@ import (
 
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/players/playerstest"
+	"github.com/tabuleiro/tabuleiro/ratings"
+	"github.com/tabuleiro/tabuleiro/ratings/ratingstest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/memstore"
 	"github.com/tabuleiro/tabuleiro/store/storetest"
@@ -19,6 +21,10 @@ func TestConformance(t *testing.T) {
 		return memstore.New(memstore.WithRetention(ttl.Retention), memstore.WithIdleRoomTTL(ttl.IdleRoom),
 			memstore.WithGuestTTL(ttl.Guest))
 	})
+}
+
+func TestRatingsConformance(t *testing.T) {
+	ratingstest.Run(t, func(t *testing.T) ratings.Store { return memstore.New() })
 }
 
 func TestPlayersConformance(t *testing.T) {

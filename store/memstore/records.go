@@ -52,6 +52,10 @@ type Records struct {
 	retention time.Duration
 	max       int
 	now       func() time.Time
+	// owe marks a rated game's room owed in the Store whose records these
+	// are (New sets it); PutRecord calls it, without mu, for a Rated
+	// record. nil for records of no Store.
+	owe func(room string)
 
 	// mu guards what follows; held for a few map operations. A Store
 	// whose saves write records takes it while holding its own (lock
@@ -97,6 +101,9 @@ func (s *Records) PutRecord(ctx context.Context, r store.RecordEntry) error {
 		return fmt.Errorf("put record: room id and data are required")
 	}
 	s.put(r)
+	if r.Rated && s.owe != nil {
+		s.owe(r.Room)
+	}
 	return nil
 }
 

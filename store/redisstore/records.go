@@ -32,6 +32,8 @@ type Records struct {
 	prefix    string
 	retention time.Duration
 	now       func() time.Time
+	// owe queues the mark of a rated game's room as owed (Store.owe).
+	owe func(ctx context.Context, p redis.Pipeliner, room string)
 }
 
 var _ store.Records = (*Records)(nil)
@@ -74,6 +76,9 @@ func (r *Records) PutRecord(ctx context.Context, e store.RecordEntry) error {
 	}
 	_, err := r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, r.RecordKey(e.Room), e.Data, r.retention)
+		if e.Rated && r.owe != nil {
+			r.owe(ctx, p, e.Room)
+		}
 		r.index(ctx, p, e)
 		return nil
 	})

@@ -23,6 +23,7 @@
 //	P room:{<id>}:epoch     integer: incremented at every takeover; fences saves
 //	P match:<game>/<variant> list: quick-match entries (JSON), oldest first (match.go)
 //	P record:{<id>}         string: a finished game's record (records.go, Records)
+//	P {ratings}:...         the ratings, in one slot (ratings.go)
 //
 // SaveRoom is one round trip: a pipeline that runs the save script on the
 // room's keys (seq check, snapshot, log append, TTLs and, for the save that
@@ -220,7 +221,7 @@ func NewFromClient(c redis.UniversalClient, prefix string, opts ...Option) (*Sto
 	for _, o := range opts {
 		o(s)
 	}
-	s.records = &Records{c: c, prefix: prefix, retention: s.recordRetention, now: time.Now}
+	s.records = &Records{c: c, prefix: prefix, retention: s.recordRetention, now: time.Now, owe: s.owe}
 	// An identity must outlive every room it is seated in.
 	s.guestTTL = max(s.guestTTL, s.roomTTL)
 	return s, nil
@@ -555,6 +556,12 @@ func (s *Store) savePipeline(ctx context.Context, batch []*saveReq, eval bool) [
 		}
 		if r.Record != nil {
 			s.records.index(ctx, pipe, *r.Record)
+			if r.Record.Rated {
+				// In the save's round trip, right after its script: the
+				// owed set is in the ratings' slot, not the room's, so a
+				// Cluster cannot take both in one script (ratings.go).
+				s.owe(ctx, pipe, r.ID)
+			}
 		}
 	}
 	_, _ = pipe.Exec(ctx) // the errors are in the commands

@@ -14,6 +14,8 @@ import (
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/players/playerstest"
+	"github.com/tabuleiro/tabuleiro/ratings"
+	"github.com/tabuleiro/tabuleiro/ratings/ratingstest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 	"github.com/tabuleiro/tabuleiro/store/storetest"
@@ -50,6 +52,12 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return newStore(t, addr, ttlOptions(ttl)...)
 	})
+}
+
+func TestRatingsConformance(t *testing.T) {
+	t.Parallel()
+	addr := redistest.Start(t)
+	ratingstest.Run(t, func(t *testing.T) ratings.Store { return newStore(t, addr) })
 }
 
 func TestPlayersConformance(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 	"github.com/tabuleiro/tabuleiro/internal/testkit/redistest"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/players/playerstest"
+	"github.com/tabuleiro/tabuleiro/ratings"
+	"github.com/tabuleiro/tabuleiro/ratings/ratingstest"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/store/redisstore"
 	"github.com/tabuleiro/tabuleiro/store/storetest"
@@ -36,6 +38,14 @@ func TestConformanceCluster(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, ttl storetest.TTLs) store.Store {
 		return openURL(t, c.URL(), ttlOptions(ttl)...)
 	})
+}
+
+// The ratings' suite on a Cluster: every key has the {ratings} hash tag, so
+// each script runs on one slot.
+func TestRatingsConformanceCluster(t *testing.T) {
+	t.Parallel()
+	c := redistest.StartCluster(t, 3)
+	ratingstest.Run(t, func(t *testing.T) ratings.Store { return openURL(t, c.URL()) })
 }
 
 // The players' suite on a Cluster: every script touches one key.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabuleiro/tabuleiro/ratings"
 	"github.com/tabuleiro/tabuleiro/store"
 )
 
@@ -129,5 +130,52 @@ func testRecordOnlyWithFinishedSnapshot(t *testing.T, s store.Store) {
 		checkRoom(t, mustLoad(t, s, "g"), orig)
 		noRecord(t, s, "g")
 		noRecord(t, s, "other")
+	}
+}
+
+// testRatedSaveOwes: the save that finishes a rated game marks its room
+// owed with its record (store.RecordEntry.Rated), a casual game's does not,
+// and the game's Apply clears the mark; PutRecord of a rated record marks
+// it too.
+func testRatedSaveOwes(t *testing.T, s store.Store) {
+	ctx := ctxT(t)
+	owed := func() []string {
+		t.Helper()
+		ids, err := s.Owed(ctx, 100)
+		if err != nil {
+			t.Fatalf("Owed: %v", err)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	mustSave(t, s, store.Room{ID: "g", Seq: 1, Snapshot: []byte("playing"), Append: bs("create"),
+		Players: []string{"a", "b"}, Live: true, UpdatedAt: t0})
+	if got := owed(); len(got) != 0 {
+		t.Fatalf("Owed before the end = %v, want none", got)
+	}
+	mustSave(t, s, finishing("g", 2, &store.RecordEntry{Room: "g", Data: []byte("record of g"),
+		Players: []string{"a", "b"}, Ended: recT0, Rated: true}))
+	mustSave(t, s, finishing("casual", 1, &store.RecordEntry{Room: "casual", Data: []byte("record of casual"),
+		Players: []string{"a", "b"}, Ended: recT0}))
+	mustRecord(t, s, "g", "record of g")
+	if got := owed(); !slices.Equal(got, []string{"g"}) {
+		t.Fatalf("Owed after the rated game's end = %v, want [g]", got)
+	}
+	g := ratings.Game{Room: "g", Pool: "go/9", Score: 1, Ended: recT0,
+		Sides: [2]ratings.Side{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}}
+	if _, ok, err := s.Apply(ctx, g, func(x, y ratings.Rating) (ratings.Rating, ratings.Rating) {
+		return ratings.Update(x, y, 1, recT0)
+	}); err != nil || !ok {
+		t.Fatalf("Apply(g) = %v, %v", ok, err)
+	}
+	if got := owed(); len(got) != 0 {
+		t.Fatalf("Owed after Apply(g) = %v, want none", got)
+	}
+	if err := s.Records().PutRecord(ctx, store.RecordEntry{Room: "put", Data: []byte("record of put"),
+		Players: []string{"a"}, Ended: recT0, Rated: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := owed(); !slices.Equal(got, []string{"put"}) {
+		t.Fatalf("Owed after PutRecord of a rated record = %v, want [put]", got)
 	}
 }

@@ -91,6 +91,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"SaveWritesRecord", testSaveWritesRecord},
 		{"RefusedSaveWritesNoRecord", testRefusedSaveWritesNoRecord},
 		{"RecordOnlyWithFinishedSnapshot", testRecordOnlyWithFinishedSnapshot},
+		{"RatedSaveOwes", testRatedSaveOwes},
 		{"TorneioAnswers", testTorneioAnswers},
 	}
 	// The subtests about expiry run on stores whose TTLs are short.
