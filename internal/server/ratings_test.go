@@ -425,3 +425,62 @@ func TestLeaderboardAndBestScores(t *testing.T) {
 		t.Fatalf("cai's profile %+v", p)
 	}
 }
+
+// TestRatedTorneio: a tournament with "rated": true makes its games
+// between bot accounts rated and its games with a level casual; without
+// "rated" every game is casual.
+func TestRatedTorneio(t *testing.T) {
+	t.Parallel()
+	s := testserver.Start(t)
+	owner := s.Hello(t, "prof", "")
+	b1, _ := s.RegisterBot(t, owner.Token, "um")
+	b2, _ := s.RegisterBot(t, owner.Token, "dois")
+	for _, rated := range []bool{true, false} {
+		body := fmt.Sprintf(`{"game":"morris","entrants":[{"bot":%q},{"bot":%q},{"level":"facil"}],"partidas":[["3",1]],"rated":%v}`, b1, b2, rated)
+		var created struct{ ID string }
+		if code := postTorneio(t, s, owner.Token, body, &created); code != http.StatusCreated {
+			t.Fatalf("POST /api/torneios rated %v: %d", rated, code)
+		}
+		var view struct {
+			Rated bool `json:"rated"`
+			Games []struct {
+				Entrants [2]int `json:"entrants"`
+				Room     string `json:"room"`
+			} `json:"games"`
+		}
+		// Its first games' rooms (a bounded number at once): at least one
+		// between the two bots and one with the level.
+		bots, level := 0, 0
+		eventually(t, "a game of each kind", func() bool {
+			bots, level = 0, 0
+			s.GetJSON(t, "/api/torneios/"+created.ID, &view)
+			for _, g := range view.Games {
+				if g.Room == "" {
+					continue
+				}
+				var rec struct {
+					Rated   bool `json:"rated"`
+					Players []struct {
+						Bot string `json:"bot"`
+					} `json:"players"`
+				}
+				if s.GetJSON(t, "/api/records/"+g.Room, &rec) != http.StatusOK {
+					return false
+				}
+				withLevel := g.Entrants[0] == 2 || g.Entrants[1] == 2
+				if rec.Rated != (rated && !withLevel) {
+					t.Fatalf("torneio rated %v: game %v's record says rated %v", rated, g.Entrants, rec.Rated)
+				}
+				if withLevel {
+					level++
+				} else {
+					bots++
+				}
+			}
+			return bots > 0 && level > 0
+		})
+		if view.Rated != rated {
+			t.Fatalf("the tournament's view: rated %v, want %v", view.Rated, rated)
+		}
+	}
+}
