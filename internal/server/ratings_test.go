@@ -221,8 +221,18 @@ func TestAbortedAndCasualGamesChangeNoRating(t *testing.T) {
 	}
 	g1.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3", "rated": true})
 	g1.WaitError("bad_request")
+	// A set-up position is casual: by default, and refused rated.
+	setup := map[string]any{"board": [][]int{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, "toMove": "X"}
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "setup": setup, "rated": true})
+	ana.ws.WaitError("bad_request")
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "setup": setup})
+	setupRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room }).Room
+	if st := ana.ws.StateEver(setupRoom, nil); st.Rated {
+		t.Fatalf("a game from a set-up position is rated: %s", st.Raw)
+	}
+	ana.ws.Send(map[string]any{"type": "room.leave", "room": setupRoom})
 	ana.ws.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human"})
-	ratedRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room }).Room
+	ratedRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room && m.Room != setupRoom }).Room
 	g1.Send(map[string]any{"type": "room.join", "room": ratedRoom, "as": "player"})
 	g1.WaitError("bad_request")
 	if st := ana.ws.StateEver(ratedRoom, nil); st.Status != "waiting" || !st.Rated {
