@@ -494,3 +494,50 @@ func TestRatedTorneio(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterRatedAcrossNodes: two accounts on different nodes of one
+// store: their quick match is rated and each sees both changes at its end;
+// a rated room's free seat is taken by an account from another node and
+// refused to a guest there.
+func TestClusterRatedAcrossNodes(t *testing.T) {
+	t.Parallel()
+	nodes := startNodes(t, 2, 2*time.Second)
+	ana, bia := newAccount(t, nodes[0], "ana_c"), newAccount(t, nodes[1], "bia_c")
+	ana.ws.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	ana.ws.Wait("match.queued", nil)
+	bia.ws.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	room := ana.ws.Wait("match.found", nil).Room
+	st := ana.ws.StateEver(room, func(m testserver.Msg) bool { return m.Status == "playing" && m.Turn != nil })
+	if !st.Rated {
+		t.Fatalf("two accounts' quick match across nodes: not rated: %s", st.Raw)
+	}
+	bia.ws.StateEver(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	first, second := ana, bia
+	if st.Players[*st.Turn].ID == bia.id {
+		first, second = bia, ana
+	}
+	play(t, room, first, second, "a1", "b1", "a2", "b2", "a3")
+	for _, p := range []rated{ana, bia} {
+		end := p.ws.StateEver(room, func(m testserver.Msg) bool { return len(m.RatingChanges) == 2 })
+		win, _ := ratings.Update(ratings.New(), ratings.New(), 1, time.Now())
+		for _, c := range end.RatingChanges {
+			if c.ID == first.id && c.After != win.Shown() {
+				t.Fatalf("%s sees %+v, want the winner at %d", p.id, end.RatingChanges, win.Shown())
+			}
+		}
+	}
+
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human"})
+	ratedRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room }).Room
+	guest := nodes[1].Hello(t, "guest_c", "")
+	guest.Send(map[string]any{"type": "room.join", "room": ratedRoom, "as": "player"})
+	guest.WaitError("bad_request")
+	bia.ws.Send(map[string]any{"type": "room.join", "room": ratedRoom, "as": "player"})
+	if j := bia.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room == ratedRoom }); j.Seat == nil {
+		t.Fatalf("an account on another node did not take the rated room's seat: %s", j.Raw)
+	}
+	full := ana.ws.StateEver(ratedRoom, func(m testserver.Msg) bool { return m.Status == "playing" && m.Players[1].Rating != 0 })
+	if !full.Rated || full.Players[1].ID != bia.id || full.Players[1].Rating != 1500 {
+		t.Fatalf("the rated room after the remote join: %s", full.Raw)
+	}
+}
