@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -539,5 +540,55 @@ func TestClusterRatedAcrossNodes(t *testing.T) {
 	full := ana.ws.StateEver(ratedRoom, func(m testserver.Msg) bool { return m.Status == "playing" && m.Players[1].Rating != 0 })
 	if !full.Rated || full.Players[1].ID != bia.id || full.Players[1].Rating != 1500 {
 		t.Fatalf("the rated room after the remote join: %s", full.Raw)
+	}
+}
+
+// TestSolo2048BestScore: an account's 2048 game alone, played until it
+// scores and then resigned, raises its best score: on the board of best
+// scores and in its profile.
+func TestSolo2048BestScore(t *testing.T) {
+	t.Parallel()
+	s := testserver.Start(t)
+	ana := newAccount(t, s, "ana_s")
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "2048", "variant": "solo", "opponent": "none"})
+	room := ana.ws.Wait("room.joined", nil).Room
+	st := ana.ws.StateEver(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	score := func(m testserver.Msg) int {
+		var sc map[string]int
+		if err := json.Unmarshal(m.Score, &sc); err != nil {
+			t.Fatalf("2048's score %s: %v", m.Score, err)
+		}
+		return sc["0"]
+	}
+	for score(st) == 0 && st.Status == "playing" {
+		seq := st.Seq
+		ana.ws.Send(map[string]any{"type": "room.move", "room": room, "move": st.Legal[0]})
+		st = ana.ws.State(room, func(m testserver.Msg) bool { return m.Seq > seq })
+	}
+	points := score(st)
+	if st.Rated || st.Players[0].Rating != 0 {
+		t.Fatalf("a game alone is rated: %s", st.Raw)
+	}
+	ana.ws.Send(map[string]any{"type": "room.resign", "room": room})
+	ana.ws.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
+	var best struct {
+		Scores []struct {
+			ID    string `json:"id"`
+			Name  string `json:"name"`
+			Score int    `json:"score"`
+		} `json:"scores"`
+	}
+	eventually(t, "the best score on the board", func() bool {
+		s.GetJSON(t, "/api/leaderboard/2048/solo", &best)
+		return len(best.Scores) == 1
+	})
+	if best.Scores[0].ID != ana.id || best.Scores[0].Name != "ana_s" || best.Scores[0].Score != points {
+		t.Fatalf("the board %+v, want ana_s at %d", best.Scores, points)
+	}
+	var p struct {
+		Best int `json:"best2048"`
+	}
+	if s.GetJSON(t, "/api/players/"+ana.id, &p); p.Best != points {
+		t.Fatalf("profile's best2048 %d, want %d", p.Best, points)
 	}
 }
