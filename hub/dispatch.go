@@ -264,7 +264,7 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return perr
 	}
 	_, hasPool := ratings.Pool(m.Game, m.Variant, seats)
-	isRated, perr := rated(c, m, hasPool && !m.Watch && m.Opponent == "human")
+	isRated, perr := rated(c, m, hasPool && !m.Watch && m.Opponent == "human" && rooms.RatedSetup(m.Setup))
 	if perr != nil {
 		return perr
 	}
@@ -312,7 +312,7 @@ func rated(c *conn, m *protocol.ClientMessage, may bool) (bool, *protocol.Error)
 	case !*m.Rated:
 		return false, nil
 	case !may:
-		return false, protocol.Errorf(protocol.CodeBadRequest, "only a game between two players in a variant with a rating pool can be rated (opponent \"human\")")
+		return false, protocol.Errorf(protocol.CodeBadRequest, "only a game between two players, from the initial position, in a variant with a rating pool can be rated (opponent \"human\", no setup)")
 	case !account:
 		return false, protocol.Errorf(protocol.CodeBadRequest, rooms.NotRatedMsg)
 	}
