@@ -145,6 +145,7 @@ test('a rated game between two accounts: ratings beside the names, the changes a
   await onScreen(ana.page, anaBox, 'the rated choice');
   assert.equal(await card(ana.page, 'morris').locator('.rated-choice').textContent(), ' Rated');
   assert.match(await card(ana.page, 'morris').locator('.rated-hint').textContent(), /count for your rating/);
+  await everywhere(ana.page, 'ratings-lobby-account', async () => { await onScreen(ana.page, anaBox, 'the rated choice'); });
   const carlBox = card(carl.page, 'morris').locator('input[name=rated]');
   await carlBox.waitFor();
   assert.ok(!(await carlBox.isChecked()) && (await carlBox.isDisabled()), 'a guest cannot ask for a rated game');
@@ -309,6 +310,30 @@ test('a rated game between two accounts: ratings beside the names, the changes a
   // An unknown name: said so.
   await ana.page.goto(`${srv.url}/@/nobody-here-${tag}`);
   await waitFor(async () => (await ana.page.locator('#profile-h').textContent()) === 'No such player', 'the unknown player');
+
+  // Casual, chosen: Ana unticks Rated and invites a friend; the room says so.
+  await ana.page.goto(`${srv.url}/`);
+  const box = card(ana.page, 'morris').locator('input[name=rated]');
+  await box.uncheck();
+  assert.equal(await card(ana.page, 'morris').locator('.rated-hint').textContent(), 'Casual: your rating stays as it is');
+  const room3 = await createRoom(ana, 'morris', { variant: '3' });
+  await waitFor(async () => (await badge(ana).textContent()) === 'Casual', 'a casual room');
+  await ana.page.locator('.controls button.abort').click();
+  await waitStatus(ana.page, 'finished');
+  assert.notEqual(room3, room);
+  // Quick match, rated again (the choice is remembered until changed).
+  await ana.page.goto(`${srv.url}/`);
+  assert.ok(!(await box.isChecked()), 'casual remembered');
+  await box.check();
+  await bia.page.goto(`${srv.url}/`);
+  for (const p of [ana, bia]) await card(p.page, 'morris').locator('[data-action="quick"]').click();
+  for (const p of [ana, bia]) await p.page.waitForURL(/\/r\/[A-Za-z0-9_-]+$/);
+  assert.equal(new URL(ana.page.url()).pathname, new URL(bia.page.url()).pathname, 'paired together');
+  await waitFor(async () => (await badge(bia).textContent()) === 'Ranqueada', 'a rated quick match');
+  await waitFor(async () => (await bia.page.locator('.players .seat-rating .rating').count()) === 2, 'both ratings');
+  await bia.page.locator('.controls button.resign').click();
+  await bia.page.locator('.controls button.resign.danger').click();
+  for (const p of [ana, bia]) await waitStatus(p.page, 'finished');
 
   // A guest at a rated game's invitation: no seat, the way to an account instead.
   await ana.page.goto(`${srv.url}/`);
