@@ -144,7 +144,7 @@ test('a rated game between two accounts: ratings beside the names, the changes a
   await waitFor(async () => (await anaBox.isChecked()) && (await anaBox.isEnabled()), 'Ana\'s rated choice, on');
   await onScreen(ana.page, anaBox, 'the rated choice');
   assert.equal(await card(ana.page, 'morris').locator('.rated-choice').textContent(), ' Rated');
-  assert.match(await card(ana.page, 'morris').locator('.rated-hint').textContent(), /count for your rating/);
+  assert.match(await card(ana.page, 'morris').locator('.rated-hint').textContent(), /change your rating/);
   await everywhere(ana.page, 'ratings-lobby-account', async () => { await onScreen(ana.page, anaBox, 'the rated choice'); });
   const carlBox = card(carl.page, 'morris').locator('input[name=rated]');
   await carlBox.waitFor();
