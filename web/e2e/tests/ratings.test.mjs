@@ -348,3 +348,40 @@ test('a rated game between two accounts: ratings beside the names, the changes a
   noErrors([ana, bia, carl], [/404 \(Not Found\)/]);
   await closeAll(ana, bia, carl);
 });
+
+test('2048 alone: an account\'s best score on the board of best scores and on its profile', async () => {
+  const dan = await person(browser, srv.url, 'Dan', { viewport: PHONE, locale: 'en-US' });
+  await account(dan, `dan${Date.now() % 100000}`);
+  // The card of a game alone offers no rated choice.
+  assert.ok(await card(dan.page, '2048').locator('.rated-row').isHidden(), 'no rated choice for a game alone');
+  await createRoom(dan, '2048', { variant: 'solo', opponent: 'none' });
+  await waitStatus(dan.page, 'playing');
+  for (let i = 0; i < 20; i++) {
+    const dirs = await dan.page.locator('.pad button[aria-disabled="false"]').evaluateAll((bs) => bs.map((b) => b.dataset.dir));
+    if (!dirs.length) break;
+    await act(dan, [], (pg) => pg.locator(`.pad button[data-dir="${dirs[i % dirs.length]}"]`).click());
+  }
+  await dan.page.locator('.controls button.resign').click();
+  await dan.page.locator('.controls button.resign.danger').click();
+  await waitStatus(dan.page, 'finished');
+  const best = await waitFor(async () => {
+    const j = await (await fetch(`${srv.url}/api/players/${dan.id}`)).json();
+    return j.best2048 > 0 && j.best2048;
+  }, 'the best score kept');
+  await dan.page.goto(`${srv.url}/leaderboard/2048/solo`);
+  const row = dan.page.locator('.board-table tbody tr', { has: dan.page.locator(`a[href="/@/${dan.account}"]`) });
+  await row.waitFor();
+  assert.equal(await row.locator('.board-score').textContent(), best.toLocaleString('en-US'));
+  assert.equal(await dan.page.locator('.board-tabs a').count(), 0, 'no people, bots or ladder for scores');
+  assert.match(await dan.page.locator('.board-me').textContent(), new RegExp(`^Your rank: #\\d+ · ${best.toLocaleString('en-US')}$`));
+  await everywhere(dan.page, 'ratings-best-scores', async () => {
+    await onScreen(dan.page, row, 'Dan\'s line');
+    await onScreen(dan.page, dan.page.locator('.board-me'), 'his rank');
+  });
+  await row.locator('a').click();
+  await dan.page.waitForURL(`**/@/${dan.account}`);
+  await waitFor(async () => (await dan.page.locator('.profile-best').textContent()) === `Best 2048 score: ${best.toLocaleString('en-US')}`, 'the best score on the profile');
+  await onScreen(dan.page, dan.page.locator('.profile-best'), 'the best score');
+  noErrors([dan]);
+  await closeAll(dan);
+});
