@@ -307,6 +307,25 @@ test('a rated game between two accounts: ratings beside the names, the changes a
   await everywhere(ana.page, 'ratings-profile-bot', async () => {
     await onScreen(ana.page, ana.page.locator('.profile-name .bot-mark'), 'the BOT mark');
   });
+  // The bot on the morris ladder (its token, as a bot program would): the
+  // ladder's board shows it with its range, rating ± 2 deviations.
+  const joined = await fetch(`${srv.url}/api/bot/ladder/morris/3`, { method: 'POST', headers: { Authorization: `Bearer ${bot.body.token}` } });
+  assert.equal(joined.status, 200, await joined.text());
+  const ladder = await (await fetch(`${srv.url}/api/ladder/morris/3`)).json();
+  const entry = ladder.bots.find((x) => x.id === bot.body.id);
+  assert.ok(entry, JSON.stringify(ladder));
+  await ana.page.goto(`${srv.url}/leaderboard/${POOL}`);
+  await ana.page.locator('.board-tab[data-tab="ladder"]').click();
+  await ana.page.waitForURL(`**/leaderboard/${POOL}?ladder=1`);
+  const lrow = ana.page.locator('.board-table tbody tr', { has: ana.page.locator(`a[href="/@/${bot.body.id}"]`) });
+  await lrow.waitFor();
+  assert.equal(await lrow.locator('.board-range').textContent(), `${entry.low.toLocaleString('en-US')}–${entry.high.toLocaleString('en-US')}`);
+  assert.equal(await lrow.locator('.board-rating .board-value').textContent(), `${entry.rating}${entry.provisional ? '?' : ''}`);
+  await everywhere(ana.page, 'ratings-ladder', async () => {
+    await onScreen(ana.page, lrow, 'the bot on the ladder');
+    await onScreen(ana.page, ana.page.locator('.board-rule'), 'the ladder\'s rule');
+  });
+
   // An unknown name: said so.
   await ana.page.goto(`${srv.url}/@/nobody-here-${tag}`);
   await waitFor(async () => (await ana.page.locator('#profile-h').textContent()) === 'No such player', 'the unknown player');

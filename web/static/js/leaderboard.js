@@ -71,8 +71,7 @@ export function leaderboardView(main, { conn, navigate }, game, variant) {
     status.textContent = rows.length ? '' : t(solo ? 'board.emptySolo' : tab === 'ladder' ? 'board.emptyLadder' : 'board.empty');
     table.hidden = !rows.length;
     const head = solo ? ['board.rank', 'board.player', 'board.score']
-      : tab === 'ladder' ? ['board.rank', 'board.bot', 'board.rating', 'board.range', 'board.games']
-        : ['board.rank', tab === 'bots' ? 'board.bot' : 'board.player', 'board.rating', 'board.games'];
+      : ['board.rank', tab === 'people' ? 'board.player' : 'board.bot', 'board.rating', 'board.games'];
     const mineId = conn.player && conn.player.id;
     put(table,
       h('caption', { class: 'sr' }, solo ? t('board.solo') : `${poolName(pool)} — ${t(`board.${tab}`)}`),
@@ -82,8 +81,9 @@ export function leaderboardView(main, { conn, navigate }, game, variant) {
         const cells = [h('td', { class: 'board-rank' }, num(r.rank || i + 1)), nameCell(r, !solo && bot)];
         if (solo) cells.push(h('td', { class: 'board-score' }, num(r.score || 0)));
         else if (tab === 'ladder') {
-          cells.push(h('td', { class: 'board-rating' }, ratingText(r.rating, r.provisional)),
-            h('td', { class: 'board-range', title: t('board.rangeTitle') }, `${num(r.low)}–${num(r.high)}`),
+          // The range under the rating: a phone has no room for a column more.
+          cells.push(h('td', { class: 'board-rating' }, h('span', { class: 'board-value' }, ratingText(r.rating, r.provisional)),
+            h('span', { class: 'board-range muted', title: t('board.rangeTitle') }, `${num(r.low)}–${num(r.high)}`)),
             h('td', { class: 'board-games' }, num(r.games || 0), r.paused ? h('span', { class: 'badge board-paused' }, t('board.paused')) : r.online ? null : h('span', { class: 'muted board-off' }, ` · ${t('board.offline')}`)));
         } else {
           cells.push(h('td', { class: 'board-rating' }, ratingText(r.rating), h('span', { class: 'muted board-rd' }, ` ±${num(Math.round(r.rd || 0))}`)),
