@@ -277,7 +277,7 @@ func (s *Server) writeProfile(w http.ResponseWriter, r *http.Request, id string)
 		s.storeDown(w, "profile", err)
 		return
 	}
-	if out.Account {
+	if !out.Bot { // a person's bot accounts (a guest may have some too)
 		if out.Bots, err = s.cfg.Store.OwnerBots(ctx, id); err != nil {
 			s.storeDown(w, "profile", err)
 			return
