@@ -88,12 +88,12 @@ type link struct {
 	proxies map[uint64]*proxy
 }
 
-func (l *link) proxy(conn uint64, player, name string, patch bool) *proxy {
+func (l *link) proxy(conn uint64, player, name string, patch, account bool) *proxy {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	p := l.proxies[conn]
 	if p == nil {
-		p = &proxy{l: l, id: proxyID(l.node, conn), conn: conn, player: player, name: name, patch: patch}
+		p = &proxy{l: l, id: proxyID(l.node, conn), conn: conn, player: player, name: name, patch: patch, account: account}
 		l.proxies[conn] = p
 	}
 	return p
@@ -194,13 +194,16 @@ type proxy struct {
 	player string
 	name   string
 	patch  bool
-	as     atomic.Pointer[string]
+	// account: the connection's player is an account (rated games).
+	account bool
+	as      atomic.Pointer[string]
 }
 
 func (p *proxy) ConnID() uint64              { return p.id }
 func (p *proxy) PlayerID() string            { return p.player }
 func (p *proxy) PlayerName() string          { return p.name }
 func (p *proxy) WantsPatch() bool            { return p.patch }
+func (p *proxy) Account() bool               { return p.account }
 func (p *proxy) Send(f *protocol.Frame) bool { return p.l.add(f, p.conn, "") }
 func (p *proxy) Joined(r *rooms.Room) bool   { return p.linkFor(r).add(nil, p.conn, p.role()) }
 

@@ -23,7 +23,11 @@ import (
 type matchmaker struct{ n *Node }
 
 func (n *Node) entry(c hub.Client) store.MatchEntry {
-	return store.MatchEntry{Player: c.PlayerID(), Name: c.PlayerName(), Node: n.cfg.Node, Conn: c.ConnID()}
+	e := store.MatchEntry{Player: c.PlayerID(), Name: c.PlayerName(), Node: n.cfg.Node, Conn: c.ConnID()}
+	if r, ok := c.(interface{ MatchRated() bool }); ok {
+		e.Rated = r.MatchRated()
+	}
+	return e
 }
 
 // Cancel implements hub.Matchmaker.
@@ -85,7 +89,8 @@ func (mm matchmaker) Find(c hub.Client, m *protocol.ClientMessage, key hub.Queue
 	if local != nil {
 		local.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: 1 - mine}))
 	}
-	if _, err := n.cfg.Rooms.Create(ctx, rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Seats: seats, Join: join, For: c.PlayerID()}); err != nil {
+	if _, err := n.cfg.Rooms.Create(ctx, rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, Seats: seats, Join: join, For: c.PlayerID(),
+		Rated: other.Rated && n.entry(c).Rated}); err != nil {
 		perr := protocol.AsError(err)
 		if local != nil {
 			local.Fail(perr)

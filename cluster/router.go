@@ -63,7 +63,12 @@ func (n *Node) forward(ctx context.Context, owner string, c rooms.Member, m *pro
 	if p, ok := c.(interface{ WantsPatch() bool }); ok {
 		patch = p.WantsPatch()
 	}
-	w := &wire{K: kindCmd, Room: m.Room, Conn: c.ConnID(), Player: c.PlayerID(), Name: c.PlayerName(), Patch: patch, Msg: m}
+	account := false
+	if a, ok := c.(rooms.AccountMember); ok {
+		account = a.Account()
+	}
+	w := &wire{K: kindCmd, Room: m.Room, Conn: c.ConnID(), Player: c.PlayerID(), Name: c.PlayerName(), Patch: patch,
+		Account: account, Msg: m}
 	if !wait {
 		n.publish(owner, w)
 		return ackOK
@@ -105,7 +110,7 @@ func (n *Node) command(w *wire) {
 	status := ackGone
 	if r, ok := n.cfg.Rooms.Running(w.Room); ok && w.Msg != nil {
 		l := n.link(r, w.Node)
-		p := l.proxy(w.Conn, w.Player, w.Name, w.Patch)
+		p := l.proxy(w.Conn, w.Player, w.Name, w.Patch, w.Account)
 		if w.Msg.Type == protocol.TypeRoomJoin {
 			p.as.Store(&w.Msg.As)
 		}

@@ -49,11 +49,13 @@ type wire struct {
 	// Req names a command and its ack (0: no ack wanted).
 	Req uint64 `json:"q,omitempty"`
 	// cmd: the sending connection and the client's message.
-	Conn   uint64                  `json:"c,omitempty"`
-	Player string                  `json:"p,omitempty"`
-	Name   string                  `json:"nm,omitempty"`
-	Patch  bool                    `json:"pt,omitempty"`
-	Msg    *protocol.ClientMessage `json:"m,omitempty"`
+	Conn   uint64 `json:"c,omitempty"`
+	Player string `json:"p,omitempty"`
+	Name   string `json:"nm,omitempty"`
+	Patch  bool   `json:"pt,omitempty"`
+	// Account (kindCmd): the connection's player is an account.
+	Account bool                    `json:"ac,omitempty"`
+	Msg     *protocol.ClientMessage `json:"m,omitempty"`
 	// ack: ok or gone (the room does not run here).
 	Status string `json:"s,omitempty"`
 	// frames: the link (one owner room to one node) and its sequence.

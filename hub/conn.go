@@ -61,6 +61,9 @@ type conn struct {
 	// account is set when the player is an account: at hello, or when
 	// its guest became one (Hub.BecameAccount).
 	account atomic.Bool
+	// matchRated is set while the connection's quick match asks for a
+	// rated game: an account that did not ask for a casual one.
+	matchRated atomic.Bool
 	// name is the player's display name: set by hello, changed by
 	// player.rename on any of the player's connections, read by rooms.
 	name atomic.Pointer[string]
@@ -102,6 +105,14 @@ func (c *conn) PlayerName() string {
 }
 func (c *conn) setName(name string) { c.name.Store(&name) }
 func (c *conn) WantsPatch() bool    { return c.patch }
+
+// Account reports whether the connection's player is an account
+// (rooms.AccountMember: who may sit in a rated game).
+func (c *conn) Account() bool { return c.account.Load() }
+
+// MatchRated reports whether the connection's quick match asks for a rated
+// game (the several-nodes matchmaker carries it in the queue's entry).
+func (c *conn) MatchRated() bool { return c.matchRated.Load() }
 
 // Send queues f; a full queue drops the connection (never waits).
 func (c *conn) Send(f *protocol.Frame) bool {

@@ -12,6 +12,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/ratings"
 	"github.com/tabuleiro/tabuleiro/rooms"
 )
 
@@ -160,11 +161,17 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if seats != 2 {
 		return protocol.Errorf(protocol.CodeBadRequest, "quick match is for two-player games; create a room instead")
 	}
+	wantRated, perr := rated(c, m, true)
+	if perr != nil {
+		return perr
+	}
 	key := QueueKey{m.Game, m.Variant}
 	if shared := h.hooks().Match; shared != nil {
-		h.cancelShared(c, h.Dequeue(c))
+		h.cancelShared(c, h.Dequeue(c)) // the entries as queued: before the new wish
+		c.matchRated.Store(wantRated)
 		return shared.Find(c, m, key)
 	}
+	c.matchRated.Store(wantRated)
 	h.mu.Lock()
 	h.unqueueLocked(c)
 	var other *conn
@@ -200,8 +207,10 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		p.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: seat}))
 	}
 	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, For: c.playerID,
-		Seats: []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
-		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
+		Rated:    pair[0].matchRated.Load() && pair[1].matchRated.Load(),
+		Accounts: map[string]bool{pair[0].playerID: pair[0].Account(), pair[1].playerID: pair[1].Account()},
+		Seats:    []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
+		Join:     []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
@@ -255,8 +264,14 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr != nil {
 		return perr
 	}
-	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private,
-		Watch: m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]players.Player, seats), For: c.playerID}
+	_, hasPool := ratings.Pool(m.Game, m.Variant, seats)
+	isRated, perr := rated(c, m, hasPool && !m.Watch && m.Opponent == "human" && rooms.RatedSetup(m.Setup))
+	if perr != nil {
+		return perr
+	}
+	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private, Rated: isRated,
+		Accounts: map[string]bool{c.playerID: c.Account()},
+		Watch:    m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]players.Player, seats), For: c.playerID}
 	me := players.Of(c.playerID, c.PlayerName())
 	switch {
 	case m.Watch:
@@ -285,4 +300,23 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return protocol.AsError(err)
 	}
 	return nil
+}
+
+// rated is whether c's room.create or match.find asks for a rated game:
+// its "rated" when sent, else rated when c's player is an account (or a bot
+// account) and the game may be rated (may: a pool, another player to
+// face). Asking for a rated game where it cannot be is refused.
+func rated(c *conn, m *protocol.ClientMessage, may bool) (bool, *protocol.Error) {
+	account := c.Account() || players.IsBotID(c.playerID)
+	switch {
+	case m.Rated == nil:
+		return account && may, nil
+	case !*m.Rated:
+		return false, nil
+	case !may:
+		return false, protocol.Errorf(protocol.CodeBadRequest, "only a game between two players, from the initial position, in a variant with a rating pool can be rated (opponent \"human\", no setup)")
+	case !account:
+		return false, protocol.Errorf(protocol.CodeBadRequest, rooms.NotRatedMsg)
+	}
+	return true, nil
 }

@@ -21,7 +21,7 @@ import (
 // Player is a player as everyone may see it: a seat of a room, a player in
 // the protocol's frames (welcome, room.state, the lobby), in a game's
 // record and in a player's list of games. It is the one public player
-// type; the next fields (a rating in the room's pool) go here.
+// type.
 type Player struct {
 	// ID is the player id: a person's or a bot account's; empty for a
 	// seat of the server's own bots and for a free seat.
@@ -35,6 +35,12 @@ type Player struct {
 	// through the bot API (docs/bots-api.md). Of always sets it from the
 	// id.
 	BotAccount bool `json:"botAccount,omitempty"`
+	// Rating is the player's rating in the room's pool, rounded
+	// (ratings.Rating.Shown), and Provisional marks it provisional: set
+	// for accounts and bot accounts in a game with a pool (package
+	// ratings), zero for guests, the server's bots and one-seat games.
+	Rating      int  `json:"rating,omitempty"`
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // Of is the public player of a person or a bot account (which its id

@@ -220,9 +220,12 @@ type ClientMessage struct {
 	Komi     json.RawMessage `json:"komi,omitempty"`
 	Handicap json.RawMessage `json:"handicap,omitempty"`
 	Removal  bool            `json:"removal,omitempty"`
-	Room     string          `json:"room,omitempty"`
-	As       string          `json:"as,omitempty"`
-	Move     string          `json:"move,omitempty"`
+	// Rated asks room.create and match.find for a rated or a casual game
+	// (an addition); nil is the default (RatedDefault).
+	Rated *bool  `json:"rated,omitempty"`
+	Room  string `json:"room,omitempty"`
+	As    string `json:"as,omitempty"`
+	Move  string `json:"move,omitempty"`
 	// Info is a bot account's note on its room.move (an addition: its
 	// depth, its evaluation, ...), kept in the game's record.
 	Info string  `json:"info,omitempty"`

@@ -171,6 +171,12 @@ func (p *Patcher) Diff(cur *RoomState) (patch []byte, ok bool, err error) {
 	if cur.Watch != prev.Watch {
 		field("watch", cur.Watch)
 	}
+	if cur.Rated != prev.Rated {
+		field("rated", cur.Rated)
+	}
+	if !slices.Equal(cur.RatingChanges, prev.RatingChanges) {
+		field("ratingChanges", cur.RatingChanges)
+	}
 	if !slices.Equal(cur.Rematch, prev.Rematch) {
 		field("rematch", cur.Rematch)
 	}
@@ -256,7 +262,7 @@ func equalResult(a, b *Result) bool {
 var coreKeys = map[string]bool{"type": true, "room": true, "game": true, "variant": true, "seq": true,
 	"status": true, "players": true, "spectators": true, "turn": true, "board": true, "legal": true,
 	"legalBySeat": true, "lastMove": true, "score": true, "clocks": true, "result": true, "abortAt": true,
-	"abortable": true, "drawOffer": true, "takeback": true, "private": true, "watch": true, "rematch": true, "next": true,
+	"abortable": true, "drawOffer": true, "takeback": true, "private": true, "watch": true, "rated": true, "ratingChanges": true, "rematch": true, "next": true,
 	"spectatorChat": true}
 
 // rawFields encodes the fields compared as JSON: score, clocks, a board

@@ -54,12 +54,15 @@ const (
 	// CodeNameTaken (addition): an account has the name already, compared
 	// without case (POST /api/account, HTTP 409).
 	CodeNameTaken Code = "name_taken"
+	// CodeNotFound (addition): an HTTP read of something that is not
+	// there: a player's profile (HTTP 404).
+	CodeNotFound Code = "not_found"
 )
 
 // Codes lists every error code of the contract.
 var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
-	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken}
+	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken, CodeNotFound}
 
 // WebSocket close codes the server uses (RFC 6455, 7.4).
 const (
@@ -152,6 +155,8 @@ type RoomSummary struct {
 	// Private marks a room kept out of the public lists; it is only in its
 	// own players' list of their rooms (Lobby.Mine; an addition).
 	Private bool `json:"private,omitempty"`
+	// Rated marks a rated game (an addition).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // BotInfo is one bot account online (its event stream open) in GET
@@ -262,6 +267,18 @@ type Player struct {
 	ClaimableAt int64 `json:"claimableAt,omitempty"`
 }
 
+// RatingChange is one seat's change of rating by a rated game, in
+// room.state's ratingChanges (an addition): the rounded ratings before and
+// after, their difference, and whether the new one is provisional.
+type RatingChange struct {
+	Seat        int    `json:"seat"`
+	ID          string `json:"id"`
+	Before      int    `json:"before"`
+	After       int    `json:"after"`
+	Diff        int    `json:"diff"`
+	Provisional bool   `json:"provisional,omitempty"`
+}
+
 // LastMove is the last move played in a room.
 type LastMove struct {
 	Seat int    `json:"seat"`
@@ -321,9 +338,13 @@ type RoomState struct {
 	ScoreBy *int64 `json:"scoreBy,omitempty"`
 	// SpectatorChat is false while the players have switched the
 	// spectators' chat off (an addition; always present).
-	SpectatorChat bool           `json:"spectatorChat"`
-	Private       bool           `json:"private,omitempty"`
-	Watch         bool           `json:"watch,omitempty"`
+	SpectatorChat bool `json:"spectatorChat"`
+	Private       bool `json:"private,omitempty"`
+	Watch         bool `json:"watch,omitempty"`
+	// Rated marks a rated game, and RatingChanges are its seats' rating
+	// changes once the game was rated (additions).
+	Rated         bool           `json:"rated,omitempty"`
+	RatingChanges []RatingChange `json:"ratingChanges,omitempty"`
 	Rematch       []int          `json:"rematch,omitempty"`
 	Next          string         `json:"next,omitempty"`
 	Moves         []LastMove     `json:"moves,omitzero"` // the history; only in answers to a join

@@ -48,6 +48,7 @@ const (
 	flagDead
 	flagInfo   // every move carries its info string
 	flagFaults // the faults follow the chat
+	flagRated  // a rated game
 	flagKnown  = 1<<iota - 1
 )
 
@@ -70,7 +71,7 @@ func Encode(r *Record) ([]byte, error) {
 	}{{len(r.Setup) > 0, flagSetup}, {r.Clock != nil, flagClock}, {r.Result != nil, flagResult},
 		{!r.Started.IsZero(), flagStarted}, {!r.Ended.IsZero(), flagEnded}, {r.Private, flagPrivate}, {r.Watch, flagWatch},
 		{!r.Options().IsZero(), flagOptions}, {len(r.Dead) > 0, flagDead},
-		{r.movesHaveInfo(), flagInfo}, {len(r.Faults) > 0, flagFaults}} {
+		{r.movesHaveInfo(), flagInfo}, {len(r.Faults) > 0, flagFaults}, {r.Rated, flagRated}} {
 		if f.on {
 			flags |= f.bit
 		}
@@ -329,7 +330,7 @@ func decode(data []byte) (*Record, error) {
 			}
 		}
 	}
-	r.Private, r.Watch = flags&flagPrivate != 0, flags&flagWatch != 0
+	r.Private, r.Watch, r.Rated = flags&flagPrivate != 0, flags&flagWatch != 0, flags&flagRated != 0
 	seats := d.small(MaxSeats)
 	for range seats {
 		p := players.Of(d.string(), d.string())

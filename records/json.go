@@ -22,6 +22,7 @@ type recordJSON struct {
 	Seed      string           `json:"seed,omitempty"`
 	Private   bool             `json:"private,omitempty"`
 	Watch     bool             `json:"watch,omitempty"`
+	Rated     bool             `json:"rated,omitempty"`
 	Players   []players.Seated `json:"players"`
 	Clock     *clockJSON       `json:"clock"`
 	Komi      float64          `json:"komi,omitempty"`
@@ -80,7 +81,7 @@ func (r *Record) MarshalJSON() ([]byte, error) { return JSON(r, nil) }
 // "positions" when positions is not nil (?positions=1).
 func JSON(r *Record, positions []Position) ([]byte, error) {
 	v := recordJSON{Room: r.Room, Game: r.Game, Variant: r.Variant, Status: r.Status, Setup: r.Setup,
-		Private: r.Private, Watch: r.Watch, Players: make([]players.Seated, len(r.Players)),
+		Private: r.Private, Watch: r.Watch, Rated: r.Rated, Players: make([]players.Seated, len(r.Players)),
 		Komi: r.Komi, Handicap: r.Handicap, Removal: r.Removal, Dead: r.Dead,
 		Moves: make([]moveJSON, len(r.Moves)), Chat: make([]chatJSON, len(r.Chat)),
 		Created: unixMs(r.Created), Started: unixMs(r.Started), Ended: unixMs(r.Ended), Positions: positions}

@@ -43,6 +43,9 @@ type Record struct {
 	// Private and Watch are the room's flags: kept out of the lobby; only
 	// bots play.
 	Private, Watch bool
+	// Rated marks a rated game (package ratings): its players' ratings
+	// change by its result.
+	Rated bool
 	// Players has one entry per seat, in seat order; a free seat is the
 	// zero Player. A person's or a bot account's id is kept; a bot
 	// account is told by its id (players.Of).
@@ -206,4 +209,31 @@ func (r *Record) DisplayName(seat int) string {
 		return "bot " + p.Bot
 	}
 	return "seat " + itoa(seat)
+}
+
+// ReasonAborted is the reason of a game that ended before both sides
+// moved: it has no result and counts for nobody.
+const ReasonAborted = "aborted"
+
+// RatedScore is the first seat's score in a rated game that changes its
+// players' ratings: 1 when it won, 0 when it lost (by the rules, a
+// resignation, time, abandonment or a bot's failure), 0.5 for an end with
+// no winner (a draw, agreed or on the board). ok is false for a game that
+// changes no rating: not rated, not over, aborted, not started with both
+// seats taken, or not two players with ids.
+func (r *Record) RatedScore() (score float64, ok bool) {
+	res := r.Result
+	if !r.Rated || res == nil || res.Reason == ReasonAborted || r.Started.IsZero() || len(r.Players) != 2 ||
+		r.Players[0].ID == "" || r.Players[1].ID == "" || r.Players[0].ID == r.Players[1].ID {
+		return 0, false
+	}
+	switch res.Winner {
+	case 0:
+		return 1, true
+	case 1:
+		return 0, true
+	case -1:
+		return 0.5, true
+	}
+	return 0, false
 }

@@ -42,7 +42,9 @@ func recordEntry(snapshot []byte) (*store.RecordEntry, error) {
 			players = append(players, p.ID)
 		}
 	}
-	return &store.RecordEntry{Room: rec.Room, Data: data, Players: players, Ended: rec.Ended, Private: rec.Private}, nil
+	_, rated := rec.RatedScore() // an aborted game is not owed a rating
+	return &store.RecordEntry{Room: rec.Room, Data: data, Players: players, Ended: rec.Ended, Private: rec.Private,
+		Rated: rated}, nil
 }
 
 // WriteRecord writes the record of a finished room's saved snapshot to the

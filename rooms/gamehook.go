@@ -20,9 +20,15 @@ type GameEvent struct {
 	Game    string
 	Variant string
 	Status  string
+	// Rated marks a rated game (its end changes the players' ratings
+	// unless it was aborted: records.Record.RatedScore).
+	Rated bool
 	// Players are the seats' players, in seat order: people, bot
 	// accounts (BotAccount) and the server's bots (Bot, their level).
 	Players []players.Player
+	// Score is the state's score when the game ended (engine.State's
+	// Score: 2048's points per seat), nil for a start.
+	Score any
 	// Result is how a finished game ended (a winner's seat or none, and
 	// why); nil for a start.
 	Result *protocol.Result
@@ -52,11 +58,11 @@ func (r *Room) noteGame() {
 	if r.status != StatusPlaying && r.status != StatusFinished {
 		return
 	}
-	ev := GameEvent{Room: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
+	ev := GameEvent{Room: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Rated: r.rated,
 		Players: append([]players.Player(nil), r.seats...), Started: r.rec.started, Again: again}
 	if r.status == StatusFinished && r.result != nil {
 		res := *r.result
-		ev.Result, ev.Ended = &res, r.rec.ended
+		ev.Result, ev.Ended, ev.Score = &res, r.rec.ended, r.state.Score()
 	}
 	for _, listen := range r.m.cfg.OnGame {
 		listen(ev)

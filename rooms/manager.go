@@ -241,6 +241,14 @@ type Spec struct {
 	Private bool
 	// Watch marks a room where only bots play.
 	Watch bool
+	// Rated marks a rated game: every seat an account or a bot account,
+	// in a variant with a rating pool (rated.go checks it).
+	Rated bool
+	// Accounts tells, for the seats' players the caller knows, whether
+	// each is an account (true) or a guest (false), so that Create need
+	// not ask the store (a hub's connection knows it); the others are
+	// read from the store.
+	Accounts map[string]bool
 	// Clock is the time control of a two-player turn-based game; nil is
 	// none.
 	Clock *protocol.TimeControl
@@ -281,6 +289,11 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	if spec.ID == "" {
 		spec.ID = NewID() // before the reservation, which names it
 	}
+	seats, err := m.rateSeats(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	spec.Seats = seats
 	names := map[string]string{}
 	for _, s := range spec.Seats {
 		names[s.ID] = s.Name
@@ -317,6 +330,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Room, error) {
 	r.seats = slices.Clone(spec.Seats)
 	r.private = spec.Private
 	r.watch = spec.Watch
+	r.rated = spec.Rated
 	r.seed = seed
 	r.created, r.updated = now, now
 	r.rec.setup = setup

@@ -199,7 +199,7 @@ func (r *Room) askRematch(mem Member) *protocol.Error {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), r.m.cfg.RematchTimeout)
 		nr, err := r.m.Create(ctx, Spec{Game: r.info.ID, Variant: r.variant, Seats: seats, Options: r.opts, For: mem.PlayerID(),
-			Private: r.private, Watch: r.watch, Clock: r.clock.timeControl(), Chat: r.rec.chat.rotated(len(seats)), Join: join})
+			Private: r.private, Watch: r.watch, Rated: r.rated, Clock: r.clock.timeControl(), Chat: r.rec.chat.rotated(len(seats)), Join: join})
 		cancel()
 		if err != nil {
 			r.seq--

@@ -229,7 +229,7 @@ func RecordOf(snapshot []byte) (*records.Record, error) {
 	}
 	setup, _ := compactSetup(s.Setup) // JSON already: it decoded
 	rec := &records.Record{Room: s.ID, Game: s.Game, Variant: s.Variant, Setup: setup, Seed: s.Seed,
-		Status: s.Status, Private: s.Private, Watch: s.Watch, Created: ms(s.Created), Started: ms(s.Started),
+		Status: s.Status, Private: s.Private, Watch: s.Watch, Rated: s.Rated, Created: ms(s.Created), Started: ms(s.Started),
 		Ended: ms(s.Ended), Players: s.Seats, Moves: make([]records.Move, len(history))}
 	for i, m := range history {
 		rec.Moves[i] = records.Move{Seat: m.Seat, Move: m.Move}

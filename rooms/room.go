@@ -69,6 +69,10 @@ type Room struct {
 	private  bool
 	watch    bool
 	seed     uint64
+	// rated marks a rated game (rated.go); ratingChanges are its seats'
+	// changes once the rater applied them (room.state "ratingChanges").
+	rated         bool
+	ratingChanges []protocol.RatingChange
 
 	moves     int64
 	seatMoves []int64

@@ -140,6 +140,10 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 			r.replyErr(mem, id, protocol.Errorf(protocol.CodeRoomFull, "room %s has no free seat", r.id))
 			return
 		}
+		if perr := r.canSit(mem); perr != nil {
+			r.replyErr(mem, id, perr)
+			return
+		}
 		seatTaken = true
 	}
 	if !isMember && !mem.Joined(r) {
@@ -191,6 +195,7 @@ func (r *Room) join(mem Member, as string, id json.RawMessage) {
 	}
 	r.log.Debug("joined", zap.String("room", r.id), zap.String("player", mem.PlayerID()), zap.String("role", role))
 	r.broadcastJoin(mem)
+	r.fetchRating(seat, mem)
 	r.scheduleBots()
 }
 

@@ -106,6 +106,7 @@ type snapshotMeta struct {
 	Updated   time.Time          `json:"updated"`
 	Private   bool               `json:"private"`
 	Watch     bool               `json:"watch"`
+	Rated     bool               `json:"rated,omitempty"`
 	Clock     *clockSnap         `json:"clock"`
 	Seed      uint64             `json:"seed"`
 	Moves     int64              `json:"moves"`
@@ -142,6 +143,7 @@ func (l *seatList) UnmarshalJSON(b []byte) error {
 		}
 		p := players.Of(id, s.Name)
 		p.Bot = s.Bot
+		p.Rating, p.Provisional = s.Rating, s.Provisional
 		(*l)[i] = p
 	}
 	return nil
@@ -161,7 +163,7 @@ func (r *Room) snapshot(now time.Time) ([]byte, error) {
 	r.persist.pending = eng
 	s := snapshotMeta{V: 1, ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status, Seq: r.seq,
 		Result: r.result, LastMove: r.lastMove, Created: r.created, Updated: now, Private: r.private,
-		Watch: r.watch, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
+		Watch: r.watch, Rated: r.rated, Clock: r.clock.snap(), Seed: r.seed, Moves: r.moves,
 		SeatMoves: r.seatMoves, Rematch: r.rematch, Next: r.next, Started: r.rec.started, Ended: r.rec.ended}
 	s.Seats = seatList(r.seats)
 	log, ms := r.persist.logEnc.encode(r.history), r.rec.encodedMoveMs()
@@ -244,6 +246,7 @@ func (r *Room) fromSnapshot(s snapshotV1) error {
 	r.id, r.variant, r.status, r.seq = s.ID, s.Variant, s.Status, s.Seq
 	r.result, r.lastMove, r.created, r.updated = s.Result, s.LastMove, s.Created, s.Updated
 	r.private, r.watch, r.seed, r.moves = s.Private, s.Watch, s.Seed, s.Moves
+	r.rated = s.Rated
 	r.rematch, r.next = s.Rematch, s.Next
 	r.seats = s.Seats
 	var err error

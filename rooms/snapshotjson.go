@@ -79,6 +79,9 @@ func (s *snapshotMeta) appendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendBool(b, s.Private)
 	b = appendKey(b, "watch")
 	b = strconv.AppendBool(b, s.Watch)
+	if s.Rated {
+		b = append(b, `,"rated":true`...)
+	}
 	b = appendKey(b, "clock")
 	b = s.Clock.appendJSON(b)
 	b = appendKey(b, "seed")
@@ -139,6 +142,13 @@ func appendSeat(b []byte, st players.Player) []byte {
 	}
 	if st.BotAccount {
 		b = append(b, `,"botAccount":true`...)
+	}
+	if st.Rating != 0 {
+		b = append(b, `,"rating":`...)
+		b = strconv.AppendInt(b, int64(st.Rating), 10)
+	}
+	if st.Provisional {
+		b = append(b, `,"provisional":true`...)
 	}
 	return append(b, '}')
 }

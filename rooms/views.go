@@ -44,7 +44,7 @@ func (r *Room) roomState() protocol.RoomState {
 		Type: protocol.TypeRoomState, Room: r.id, Game: r.info.ID, Variant: r.variant, Seq: r.seq,
 		Status: r.status, Players: seats, Spectators: r.spectators(), Board: r.state.Board(),
 		LastMove: r.lastMove, Score: r.state.Score(), Clocks: r.clocksView(r.now()), Result: r.result, Private: r.private,
-		Watch: r.watch, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
+		Watch: r.watch, Rated: r.rated, RatingChanges: r.ratingChanges, Rematch: r.rematch, Next: r.next, Extra: r.state.Extra(), Legal: []string{},
 		SpectatorChat: r.spectatorChat(),
 	}
 	if due := r.abortDue(); !due.IsZero() {
@@ -197,5 +197,5 @@ func (r *Room) summary() protocol.RoomSummary {
 	}
 	return protocol.RoomSummary{ID: r.id, Game: r.info.ID, Variant: r.variant, Status: r.status,
 		Players: seats, Spectators: r.spectators(), Watch: r.watch, Created: r.created.UnixMilli(),
-		Adjourned: r.adjournedNow(), Private: r.private}
+		Adjourned: r.adjournedNow(), Private: r.private, Rated: r.rated}
 }

@@ -246,4 +246,7 @@ type MatchEntry struct {
 	Name   string `json:"n"`
 	Node   string `json:"o"`
 	Conn   uint64 `json:"c"`
+	// Rated: the request asks for a rated game (an account's that did not
+	// ask for a casual one); two such make a rated game.
+	Rated bool `json:"r,omitempty"`
 }

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/tabuleiro/tabuleiro/players"
+	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 )
@@ -231,12 +232,20 @@ func (m *Manager) create(ctx context.Context, log *zap.Logger, v *View, g *Game)
 	if watch {
 		spec.Watch, spec.Clock = true, nil // the room refuses clocks where only bots play
 	}
+	// A rated tournament's game is rated between accounts and bot
+	// accounts; with the server's bot it is casual.
+	spec.Rated = v.Rated && !slices.ContainsFunc(spec.Seats, func(p players.Player) bool { return p.Bot != "" })
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	// Create applies the cap on each entrant's unfinished rooms, as to any
 	// room made for players: past it the game waits, and follow asks
 	// again at the next poll.
-	switch _, err := m.cfg.Rooms.Create(cctx, spec); {
+	_, err := m.cfg.Rooms.Create(cctx, spec)
+	if pe := (*protocol.Error)(nil); spec.Rated && errors.As(err, &pe) && pe.Msg == rooms.NotRatedMsg {
+		spec.Rated = false // an entrant is a guest: the game is casual
+		_, err = m.cfg.Rooms.Create(cctx, spec)
+	}
+	switch {
 	case errors.Is(err, rooms.ErrTooManyRooms):
 		log.Debug("torneio game room waits for an entrant's place", zap.String("room", g.Room), zap.Error(err))
 	case err != nil:

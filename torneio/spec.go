@@ -134,6 +134,11 @@ type Spec struct {
 	// before the tournament starts without the people who did not
 	// accept (0 is DefaultWait); it matters only when people are invited.
 	Wait int `json:"wait,omitempty"`
+	// Rated makes the games rated (default false: the standings are the
+	// seed's shares of wins): each game between two accounts or bot
+	// accounts changes their ratings; a game with the server's bot, or
+	// with a guest, stays casual.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // DefaultClock is the time control of a tournament's games when its spec
@@ -142,7 +147,7 @@ type Spec struct {
 var DefaultClock = protocol.TimeControl{Base: 60, Increment: 2}
 
 // specFields are the fields of a spec, in the order the errors name them.
-var specFields = []string{"game", "entrants", "partidas", "clock", "wait"}
+var specFields = []string{"game", "entrants", "partidas", "clock", "wait", "rated"}
 
 // Examples the errors show.
 const (
@@ -155,7 +160,7 @@ const (
 func ParseSpec(cat *engine.Catalog, body []byte) (Spec, error) {
 	fields, err := object(body)
 	if err != nil {
-		return Spec{}, fmt.Errorf(`a torneio is one JSON object {"game", "entrants", "partidas", "clock"?, "wait"?}: %v`, err)
+		return Spec{}, fmt.Errorf(`a torneio is one JSON object {"game", "entrants", "partidas", "clock"?, "wait"?, "rated"?}: %v`, err)
 	}
 	for k := range fields {
 		if !slices.Contains(specFields, k) {
@@ -197,6 +202,11 @@ func ParseSpec(cat *engine.Catalog, body []byte) (Spec, error) {
 			return Spec{}, fmt.Errorf(`"wait" is how many seconds the invitations wait for an answer, a whole number from %d to %d, not %s`, MinWait, MaxWait, shown(raw))
 		}
 		s.Wait = n
+	}
+	if raw, ok = present(fields, "rated"); ok {
+		if err := json.Unmarshal(raw, &s.Rated); err != nil {
+			return Spec{}, fmt.Errorf(`"rated" is true (rated games between accounts) or false, not %s`, shown(raw))
+		}
 	}
 	return s, s.Check(cat)
 }

@@ -104,8 +104,10 @@ type View struct {
 	Withdrawn []Entrant             `json:"withdrawn,omitempty"`
 	Partidas  []Partida             `json:"partidas"`
 	Clock     *protocol.TimeControl `json:"clock"`
-	Standings []Standing            `json:"standings"`
-	Games     []Game                `json:"games"`
+	// Rated: its games between accounts and bot accounts are rated.
+	Rated     bool       `json:"rated,omitempty"`
+	Standings []Standing `json:"standings"`
+	Games     []Game     `json:"games"`
 }
 
 // Summary is a tournament in GET /api/torneios and the lobby.
@@ -343,7 +345,7 @@ func (m *Manager) Start(ctx context.Context, owner string, spec Spec) (string, e
 	}
 	m.name(ctx, entrants, nil)
 	v := &View{ID: newID(), Game: spec.Game, Status: StatusWaiting, Owner: owner, Created: now,
-		Entrants: entrants, Partidas: spec.Partidas, Clock: spec.Clock, Games: []Game{}}
+		Entrants: entrants, Partidas: spec.Partidas, Clock: spec.Clock, Rated: spec.Rated, Games: []Game{}}
 	if invited {
 		d := now.Add(time.Duration(spec.Wait) * time.Second)
 		v.Deadline = &d

@@ -28,6 +28,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/ratings/rater"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/torneio"
@@ -104,6 +105,9 @@ type Config struct {
 	// (default torneio.DefaultParallel); MaxTorneios the tournaments
 	// running at once (default torneio.DefaultMaxLive).
 	TorneioParallel, MaxTorneios int
+	// RatingsDrainEvery is how often the rater applies the rated games a
+	// node left owed (default rater.DefaultDrainEvery).
+	RatingsDrainEvery time.Duration
 }
 
 // HTTPConfig bounds the HTTP side of the service. Zero values take the
@@ -181,6 +185,8 @@ type Server struct {
 	// Torneios runs the tournaments; nil when the store cannot keep
 	// them.
 	Torneios *torneio.Manager
+	// Rater applies finished rated games to the ratings (ratings/rater).
+	Rater *rater.Rater
 	// API is the HTTP API (package httpapi).
 	API *httpapi.Server
 	// resolver names the client of a request.
@@ -264,7 +270,9 @@ func New(cfg Config) (*Server, error) {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }}})
+		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }, func(ev rooms.GameEvent) { s.Rater.OnGame(ev) }}})
+	s.Rater = rater.New(rater.Config{Store: cfg.Store, Post: s.Rooms.PostRatings, Log: cfg.Log.Named("rater"),
+		DrainEvery: cfg.RatingsDrainEvery})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
 	hubc.Players = s.players
@@ -421,6 +429,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		err = s.Torneios.Shutdown(ctx) // first: it creates rooms
 	}
 	if rerr := s.Rooms.Shutdown(ctx); err == nil {
+		err = rerr
+	}
+	if rerr := s.Rater.Shutdown(ctx); err == nil { // after the rooms, whose ends it hears
 		err = rerr
 	}
 	if herr := s.Hub.Shutdown(ctx, protocol.CloseRestart, "server restart"); err == nil {
