@@ -593,8 +593,8 @@ func TestSolo2048BestScore(t *testing.T) {
 	}
 }
 
-// TestProfileOfABotAndItsOwner: a bot account's profile is marked a bot,
-// and its owner's lists it.
+// TestProfileOfABotAndItsOwner: a bot account's profile is marked a bot
+// and names its owner, and its owner's lists it.
 func TestProfileOfABotAndItsOwner(t *testing.T) {
 	t.Parallel()
 	s := testserver.Start(t)
@@ -608,14 +608,23 @@ func TestProfileOfABotAndItsOwner(t *testing.T) {
 		Name    string `json:"name"`
 		Bot     bool   `json:"bot"`
 		Account bool   `json:"account"`
-		Bots    []struct {
+		Owner   *struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"owner"`
+		Bots []struct {
 			ID   string `json:"id"`
 			Name string `json:"name"`
 		} `json:"bots"`
 		Ratings map[string]any `json:"ratings"`
 	}
-	if code := s.GetJSON(t, "/api/players/"+bot.ID, &p); code != http.StatusOK || !p.Bot || p.Account || p.Name != "robo_p" || p.Ratings == nil {
+	if code := s.GetJSON(t, "/api/players/"+bot.ID, &p); code != http.StatusOK || !p.Bot || p.Account || p.Name != "robo_p" || p.Ratings == nil ||
+		p.Owner == nil || p.Owner.ID != ana.id || p.Owner.Name != "ana_p" {
 		t.Fatalf("the bot's profile: %d %+v", code, p)
+	}
+	p.Owner = nil
+	if code := s.GetJSON(t, "/api/profile/ana_P", &p); code == http.StatusOK && p.Owner != nil {
+		t.Fatalf("a person's profile names an owner: %+v", p.Owner)
 	}
 	if code := s.GetJSON(t, "/api/profile/ana_P", &p); code != http.StatusOK || p.ID != ana.id || p.Bot || !p.Account ||
 		len(p.Bots) != 1 || p.Bots[0].ID != bot.ID || p.Bots[0].Name != "robo_p" {
