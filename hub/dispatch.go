@@ -207,9 +207,10 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		p.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: seat}))
 	}
 	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, For: c.playerID,
-		Rated: pair[0].matchRated.Load() && pair[1].matchRated.Load(),
-		Seats: []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
-		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
+		Rated:    pair[0].matchRated.Load() && pair[1].matchRated.Load(),
+		Accounts: map[string]bool{pair[0].playerID: pair[0].Account(), pair[1].playerID: pair[1].Account()},
+		Seats:    []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
+		Join:     []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
 	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
@@ -269,7 +270,8 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return perr
 	}
 	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private, Rated: isRated,
-		Watch: m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]players.Player, seats), For: c.playerID}
+		Accounts: map[string]bool{c.playerID: c.Account()},
+		Watch:    m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]players.Player, seats), For: c.playerID}
 	me := players.Of(c.playerID, c.PlayerName())
 	switch {
 	case m.Watch:

@@ -83,8 +83,9 @@ func (m *Manager) rateSeats(ctx context.Context, spec Spec) ([]players.Player, e
 		case s.Rating != 0:
 			continue
 		}
-		account := players.IsBotID(s.ID)
-		if !account {
+		account, known := spec.Accounts[s.ID]
+		account = account || players.IsBotID(s.ID)
+		if !account && !known {
 			id, err := m.cfg.Store.PlayerByID(ctx, s.ID)
 			switch {
 			case err == nil:
