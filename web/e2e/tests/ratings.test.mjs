@@ -304,8 +304,13 @@ test('a rated game between two accounts: ratings beside the names, the changes a
   await ana.page.locator('.profile-name .bot-mark').waitFor();
   assert.equal(await ana.page.locator('.profile-name .profile-nm').textContent(), `Robozinho ${tag}`);
   assert.equal(await ana.page.locator('.profile-unrated').textContent(), 'No rated games yet.');
+  // Its owner, one click away.
+  const owner = ana.page.locator(`.profile-owner a[href="/@/${ana.account}"]`);
+  assert.equal(await owner.textContent(), ana.account);
+  assert.equal(await ana.page.locator('.profile-owner').textContent(), `Owner: ${ana.account}`);
   await everywhere(ana.page, 'ratings-profile-bot', async () => {
     await onScreen(ana.page, ana.page.locator('.profile-name .bot-mark'), 'the BOT mark');
+    await onScreen(ana.page, owner, 'its owner');
   });
   // The bot on the morris ladder (its token, as a bot program would): the
   // ladder's board shows it with its range, rating ± 2 deviations.
