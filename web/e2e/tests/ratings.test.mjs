@@ -42,8 +42,8 @@ async function account(p, name) {
 }
 
 // everywhere runs check at phone and desktop sizes in every language,
-// with the page's text fitting and at AA contrast, then takes the
-// screenshots (shoot).
+// with the page's text fitting and at AA contrast (in the dark theme too),
+// then takes the screenshots (shoot).
 async function everywhere(page, name, check, { boards = false } = {}) {
   const vp = page.viewportSize();
   const lang0 = await page.locator('html').getAttribute('lang');
@@ -56,6 +56,10 @@ async function everywhere(page, name, check, { boards = false } = {}) {
       await assertContrast(page, `${name} (${lang}, ${size.width}px)`);
     }
   }
+  // The dark theme, too (the system's: the page follows it by default).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await assertContrast(page, `${name} (dark)`);
+  await page.emulateMedia({ colorScheme: 'light' });
   await setLang(page, lang0);
   await page.setViewportSize(vp);
   await shoot(page, name, { boards });
