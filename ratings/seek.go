@@ -90,4 +90,3 @@ func Sweep(waiting []Seeker, now time.Time) [][2]int {
 	}
 	return out
 }
-
