@@ -144,11 +144,11 @@ type Hub struct {
 	nextID   atomic.Uint64
 	draining atomic.Bool
 
-	mu       sync.Mutex
-	closing  bool
+	mu      sync.Mutex
+	closing bool
 	// sweep pairs the rated quick-match seekers as their ranges widen
 	// (match.go): armed while any waits.
-	sweep *time.Timer
+	sweep    *time.Timer
 	conns    map[*conn]struct{}
 	byPlayer map[string]map[*conn]struct{}
 	watchers map[*conn]*watcher
