@@ -126,6 +126,7 @@ func (s *Server) Route(mux *http.ServeMux) {
 	s.routeRecords(mux)
 	s.routeBots(mux)
 	s.routeAccounts(mux)
+	s.routeRatings(mux)
 	if s.Torneios != nil {
 		s.routeTorneios(mux)
 	}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"mime"
 	"net/http"
@@ -154,6 +155,17 @@ func (s *Server) recordJSON(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := records.JSON(rec, positions)
+	if err == nil && rec.Rated {
+		// A rated game's changes, once applied, beside the record.
+		ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
+		if rs := s.recordRatings(ctx, rec.Room); rs != nil {
+			var j []byte
+			if j, err = json.Marshal(rs); err == nil {
+				body = append(append(append(body[:len(body)-1], `,"ratings":`...), j...), '}')
+			}
+		}
+		cancel()
+	}
 	if err != nil {
 		s.log.Error("record: encode", zap.String("room", rec.Room), zap.Error(err))
 		s.httpError(w, http.StatusInternalServerError, protocol.Errorf(protocol.CodeInternal, "internal error"))

@@ -54,12 +54,15 @@ const (
 	// CodeNameTaken (addition): an account has the name already, compared
 	// without case (POST /api/account, HTTP 409).
 	CodeNameTaken Code = "name_taken"
+	// CodeNotFound (addition): an HTTP read of something that is not
+	// there: a player's profile (HTTP 404).
+	CodeNotFound Code = "not_found"
 )
 
 // Codes lists every error code of the contract.
 var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
-	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken}
+	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken, CodeNotFound}
 
 // WebSocket close codes the server uses (RFC 6455, 7.4).
 const (

@@ -26,6 +26,9 @@ type GameEvent struct {
 	// Players are the seats' players, in seat order: people, bot
 	// accounts (BotAccount) and the server's bots (Bot, their level).
 	Players []players.Player
+	// Score is the state's score when the game ended (engine.State's
+	// Score: 2048's points per seat), nil for a start.
+	Score any
 	// Result is how a finished game ended (a winner's seat or none, and
 	// why); nil for a start.
 	Result *protocol.Result
@@ -59,7 +62,7 @@ func (r *Room) noteGame() {
 		Players: append([]players.Player(nil), r.seats...), Started: r.rec.started, Again: again}
 	if r.status == StatusFinished && r.result != nil {
 		res := *r.result
-		ev.Result, ev.Ended = &res, r.rec.ended
+		ev.Result, ev.Ended, ev.Score = &res, r.rec.ended, r.state.Score()
 	}
 	for _, listen := range r.m.cfg.OnGame {
 		listen(ev)

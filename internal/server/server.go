@@ -29,6 +29,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/ratings/rater"
 	"github.com/tabuleiro/tabuleiro/rooms"
 	"github.com/tabuleiro/tabuleiro/store"
 	"github.com/tabuleiro/tabuleiro/torneio"
@@ -112,6 +113,9 @@ type Config struct {
 	LadderGames int
 	LadderEvery time.Duration
 	LadderClock *protocol.TimeControl
+	// RatingsDrainEvery is how often the rater applies the rated games a
+	// node left owed (default rater.DefaultDrainEvery).
+	RatingsDrainEvery time.Duration
 }
 
 // HTTPConfig bounds the HTTP side of the service. Zero values take the
@@ -191,6 +195,8 @@ type Server struct {
 	Torneios *torneio.Manager
 	// Ladder pairs the bots of the ladder (package ladder).
 	Ladder *ladder.Ladder
+	// Rater applies finished rated games to the ratings (ratings/rater).
+	Rater *rater.Rater
 	// API is the HTTP API (package httpapi).
 	API *httpapi.Server
 	// resolver names the client of a request.
@@ -274,7 +280,10 @@ func New(cfg Config) (*Server, error) {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }, func(ev rooms.GameEvent) { s.Ladder.GameEnded(ev) }}})
+		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }, func(ev rooms.GameEvent) { s.Rater.OnGame(ev) },
+			func(ev rooms.GameEvent) { s.Ladder.GameEnded(ev) }}})
+	s.Rater = rater.New(rater.Config{Store: cfg.Store, Post: s.Rooms.PostRatings, Log: cfg.Log.Named("rater"),
+		DrainEvery: cfg.RatingsDrainEvery})
 	hubc := cfg.Hub
 	hubc.Rooms, hubc.Catalog, hubc.Store, hubc.Log, hubc.Metrics, hubc.Origins = s.Rooms, cfg.Catalog, cfg.Store, cfg.Log.Named("hub"), s.Metrics, cfg.Origins
 	hubc.Players = s.players
@@ -442,6 +451,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	if rerr := s.Rooms.Shutdown(ctx); err == nil {
+		err = rerr
+	}
+	if rerr := s.Rater.Shutdown(ctx); err == nil { // after the rooms, whose ends it hears
 		err = rerr
 	}
 	if herr := s.Hub.Shutdown(ctx, protocol.CloseRestart, "server restart"); err == nil {

@@ -130,7 +130,10 @@ type Msg struct {
 	Text       string                `json:"text"`
 	From       string                `json:"from"`
 	Next       string                `json:"next"`
-	Raw        []byte                `json:"-"`
+	// Rated and RatingChanges are a rated room's (docs/protocol.md).
+	Rated         bool                    `json:"rated"`
+	RatingChanges []protocol.RatingChange `json:"ratingChanges"`
+	Raw           []byte                  `json:"-"`
 	// Derived marks a room.state the client made itself, as the web
 	// client does, from the last state it held and a room.presence (or
 	// room.patch then room.presence): the server sent no such frame. It
