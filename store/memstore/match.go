@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/tabuleiro/tabuleiro/store"
 )
@@ -22,7 +21,7 @@ func (s *Store) Match(ctx context.Context, queue string, e store.MatchEntry) (st
 		s.queues = map[string][]store.MatchEntry{}
 	}
 	q := s.queues[queue]
-	if i := store.Pick(e, q, time.Now()); i >= 0 {
+	if i := store.Pick(e, q, s.matchNow()); i >= 0 {
 		o := q[i]
 		s.queues[queue] = slices.Delete(q, i, i+1)
 		return o, true, nil
