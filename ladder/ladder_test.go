@@ -460,3 +460,49 @@ func TestShutdownStopsTheGoroutine(t *testing.T) {
 		t.Fatal("the goroutine runs after Shutdown")
 	}
 }
+
+func TestSeats(t *testing.T) {
+	tests := []struct {
+		name    string
+		first   string
+		balance map[string]int
+		coin    bool
+		want    [2]string
+	}{
+		{"a first last time: b now", "a", nil, false, [2]string{"b", "a"}},
+		{"b first last time: a now", "b", map[string]int{"a": 5}, true, [2]string{"a", "b"}},
+		{"new pair: who moved first less", "", map[string]int{"a": 2, "b": -1}, false, [2]string{"b", "a"}},
+		{"new pair, even: the coin", "", map[string]int{"a": 1, "b": 1}, true, [2]string{"b", "a"}},
+		{"new pair, even: the coin's other side", "", nil, false, [2]string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		if got := Seats("a", "b", tt.first, tt.balance, tt.coin); got != tt.want {
+			t.Errorf("%s: Seats = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestRoundAlternatesTheFirstMove(t *testing.T) {
+	f := newFake()
+	ctx := context.Background()
+	online := []protocol.BotInfo{{ID: bot(1), Name: "a"}, {ID: bot(2), Name: "b"}}
+	l := newLadder(f, &online, nil)
+	_ = f.JoinLadder(ctx, "orbito/2", bot(1))
+	_ = f.JoinLadder(ctx, "orbito/2", bot(2))
+	firsts := map[string]int{}
+	for i := range 6 {
+		l.round()
+		made := f.since(i)
+		if len(made) != 1 {
+			t.Fatalf("round %d made %d games", i, len(made))
+		}
+		firsts[made[0].Seats[0].ID]++
+		if i > 0 && made[0].Seats[0].ID == f.since(i - 1)[0].Seats[0].ID {
+			t.Fatalf("game %d: %s moves first twice in a row", i, made[0].Seats[0].ID)
+		}
+		f.finish(t, made[0].ID, 0, "line")
+	}
+	if firsts[bot(1)] != 3 || firsts[bot(2)] != 3 {
+		t.Fatalf("first moves %v, want 3 each", firsts)
+	}
+}
