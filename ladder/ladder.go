@@ -17,9 +17,9 @@
 // and runs, each bot's last opponent, streaks, pauses) and publishes what
 // the board shows (View) as an immutable value after each round. With
 // several nodes only the node that holds the ladder's lease (Config.Lead)
-// pairs; a node that takes it over starts with no streaks and no games of
-// its own, and counts the games of the ladder it finds unfinished in the
-// entrants' rooms toward nothing (they end by themselves).
+// pairs; a node that takes it over (its holder died) starts with no
+// streaks, pauses or games of its own: until the games the old holder made
+// end, up to twice Config.Games ladder games may run.
 package ladder
 
 import (

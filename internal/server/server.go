@@ -468,15 +468,21 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // the bot ladder among several nodes; no room's id has a '.'.
 const ladderLeaseID = "ladder.lead"
 
+// ladderLeaseTTL is the least lifetime of the ladder's lease: a node that
+// dies leaves the ladder to another within it, and a round that takes
+// longer than a few of its ticks (a busy node) does not lose it.
+const ladderLeaseTTL = 15 * time.Second
+
 // ladderLead is the ladder's Lead among several nodes: this node runs it
 // while it holds the ladder's lease, taken or renewed at each round for
-// three rounds, so that a node that dies leaves it to another within them.
+// three rounds (at least ladderLeaseTTL).
 func ladderLead(leases store.Leases, node string, every time.Duration) func(context.Context) bool {
 	if every <= 0 {
 		every = ladder.DefaultEvery
 	}
+	ttl := max(3*every, ladderLeaseTTL)
 	return func(ctx context.Context) bool {
-		_, err := leases.AcquireLease(ctx, ladderLeaseID, node, 3*every)
+		_, err := leases.AcquireLease(ctx, ladderLeaseID, node, ttl)
 		return err == nil
 	}
 }
