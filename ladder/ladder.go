@@ -444,11 +444,15 @@ func (l *Ladder) run() {
 	}
 }
 
-// resume ends a bot's pause: its event stream opened again.
+// resume ends a bot's pause (its event stream opened again), and its
+// streak with it. A bot not paused keeps its streak: one that crashes in
+// every game and is started again each time is still paused after
+// Config.PauseAfter of them.
 func (l *Ladder) resume(id string) {
-	if l.paused[id] {
-		l.log.Info("ladder: bot back", zap.String("bot", id))
+	if !l.paused[id] {
+		return
 	}
+	l.log.Info("ladder: bot back", zap.String("bot", id))
 	delete(l.paused, id)
 	delete(l.away, id)
 	delete(l.streak, id)

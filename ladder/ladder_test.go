@@ -406,6 +406,25 @@ func TestFaultsPauseUntilTheStreamOpens(t *testing.T) {
 	if m := len(f.since(0)); m != n+1 {
 		t.Fatalf("%d games, want %d once the stream opened", m, n+1)
 	}
+	// A stream that opens while the bot is not paused keeps its streak.
+	made := f.since(n)
+	loser := slices.IndexFunc(made[0].Seats, func(p players.Player) bool { return p.ID == bot(1) })
+	f.finish(t, made[0].ID, 1-loser, rooms.ReasonAbandoned)
+	l.round()
+	l.resume(bot(1))
+	l.publish() // as the goroutine does after StreamOpened
+	if b, _ := l.Board(ctx, "orbito", "2"); entry(b, bot(1)).Streak != 1 {
+		t.Fatalf("board %+v: the streak of 1 was forgotten as the stream opened", b.Bots)
+	}
+}
+
+func entry(b Board, id string) Entry {
+	for _, e := range b.Bots {
+		if e.ID == id {
+			return e
+		}
+	}
+	return Entry{}
 }
 
 func TestBoard(t *testing.T) {
