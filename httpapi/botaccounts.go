@@ -207,6 +207,10 @@ type ChallengeRequest struct {
 	// Seat is the challenger's seat: 0, 1 or "random" (default 0).
 	Seat  json.RawMessage `json:"seat,omitempty"`
 	Clock json.RawMessage `json:"clock,omitempty"`
+	// Rated asks for a rated or a casual game; nil: rated when the
+	// challenger is an account (or a bot account) and the game starts
+	// from the initial position (docs/protocol.md, "Ratings").
+	Rated *bool `json:"rated,omitempty"`
 }
 
 // challengeBot answers POST /api/bots/{id}/challenge: a new room, the
@@ -265,7 +269,16 @@ func (s *Server) challengeBot(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, perr)
 		return
 	}
-	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]players.Player, 2), For: p.ID}
+	rated := (p.Account() || players.IsBotID(p.ID)) && rooms.RatedSetup(req.Setup)
+	if req.Rated != nil {
+		if *req.Rated && !rated {
+			s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%s", rooms.NotRatedMsg+"; a game from a set-up position is casual"))
+			return
+		}
+		rated = *req.Rated
+	}
+	spec := rooms.Spec{Game: req.Game, Variant: req.Variant, Setup: req.Setup, Clock: tc, Seats: make([]players.Player, 2), For: p.ID,
+		Rated: rated}
 	spec.Seats[seat] = p.Public()
 	spec.Seats[1-seat] = players.Of(botID, name)
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)

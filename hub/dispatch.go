@@ -234,12 +234,13 @@ func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {
 		return perr
 	}
 	_, hasPool := ratings.Pool(m.Game, m.Variant, seats)
-	isRated, perr := rated(c, m, hasPool && !m.Watch && m.Opponent == "human")
+	isRated, perr := rated(c, m, hasPool && !m.Watch && m.Opponent == "human" && rooms.RatedSetup(m.Setup))
 	if perr != nil {
 		return perr
 	}
 	spec := rooms.Spec{Game: m.Game, Variant: m.Variant, Setup: m.Setup, Private: m.Private, Rated: isRated,
-		Watch: m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]players.Player, seats), For: c.playerID}
+		Accounts: map[string]bool{c.playerID: c.Account()},
+		Watch:    m.Watch, Clock: tc, Options: opts, ReqID: m.ID, Seats: make([]players.Player, seats), For: c.playerID}
 	me := players.Of(c.playerID, c.PlayerName())
 	switch {
 	case m.Watch:
@@ -282,7 +283,7 @@ func rated(c *conn, m *protocol.ClientMessage, may bool) (bool, *protocol.Error)
 	case !*m.Rated:
 		return false, nil
 	case !may:
-		return false, protocol.Errorf(protocol.CodeBadRequest, "only a game between two players in a variant with a rating pool can be rated (opponent \"human\")")
+		return false, protocol.Errorf(protocol.CodeBadRequest, "only a game between two players, from the initial position, in a variant with a rating pool can be rated (opponent \"human\", no setup)")
 	case !account:
 		return false, protocol.Errorf(protocol.CodeBadRequest, rooms.NotRatedMsg)
 	}

@@ -83,6 +83,11 @@ func TestEncodeRoundTrip(t *testing.T) {
 			return r
 		}()},
 		{"a bot account's notes", withNotes(played("orbito", "2", 6))},
+		{"rated", func() *Record {
+			r := played("orbito", "2", 20)
+			r.Rated, r.Result, r.Status, r.Ended = true, &Result{Winner: 1, Reason: "timeout"}, StatusFinished, t0.Add(time.Hour)
+			return r
+		}()},
 	} {
 		t.Run(tc.name, func(t *testing.T) { roundTrip(t, tc.rec) })
 	}
@@ -289,5 +294,40 @@ func TestVisibleTo(t *testing.T) {
 	}
 	if rec.Moves[0].Info != "12 ms" || len(rec.Faults) != 2 {
 		t.Errorf("VisibleTo changed the record: %+v", rec)
+	}
+}
+
+// TestRatedScore: the first seat's score of a rated game, and the games
+// that change no rating.
+func TestRatedScore(t *testing.T) {
+	two := []players.Player{{ID: "pa", Name: "ana"}, {ID: "pb", Name: "bia"}}
+	rec := func(rated bool, seats []players.Player, started bool, res *Result) *Record {
+		r := &Record{Rated: rated, Players: seats, Result: res}
+		if started {
+			r.Started = t0
+		}
+		return r
+	}
+	for _, tt := range []struct {
+		name  string
+		rec   *Record
+		score float64
+		ok    bool
+	}{
+		{"win", rec(true, two, true, &Result{Winner: 0, Reason: "line"}), 1, true},
+		{"loss on time", rec(true, two, true, &Result{Winner: 1, Reason: "timeout"}), 0, true},
+		{"resignation", rec(true, two, true, &Result{Winner: 1, Reason: "resign"}), 0, true},
+		{"abandonment", rec(true, two, true, &Result{Winner: 0, Reason: "abandoned"}), 1, true},
+		{"draw agreed", rec(true, two, true, &Result{Winner: -1, Reason: "agreement"}), 0.5, true},
+		{"aborted", rec(true, two, true, &Result{Winner: -1, Reason: ReasonAborted}), 0, false},
+		{"casual", rec(false, two, true, &Result{Winner: 0, Reason: "line"}), 0, false},
+		{"not over", rec(true, two, true, nil), 0, false},
+		{"never started", rec(true, two, false, &Result{Winner: -1, Reason: "resign"}), 0, false},
+		{"a free seat", rec(true, []players.Player{two[0], {}}, true, &Result{Winner: 0, Reason: "resign"}), 0, false},
+		{"against themselves", rec(true, []players.Player{two[0], two[0]}, true, &Result{Winner: 0, Reason: "line"}), 0, false},
+	} {
+		if score, ok := tt.rec.RatedScore(); score != tt.score || ok != tt.ok {
+			t.Errorf("%s: RatedScore() = %v, %v; want %v, %v", tt.name, score, ok, tt.score, tt.ok)
+		}
 	}
 }

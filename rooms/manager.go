@@ -244,6 +244,11 @@ type Spec struct {
 	// Rated marks a rated game: every seat an account or a bot account,
 	// in a variant with a rating pool (rated.go checks it).
 	Rated bool
+	// Accounts tells, for the seats' players the caller knows, whether
+	// each is an account (true) or a guest (false), so that Create need
+	// not ask the store (a hub's connection knows it); the others are
+	// read from the store.
+	Accounts map[string]bool
 	// Clock is the time control of a two-player turn-based game; nil is
 	// none.
 	Clock *protocol.TimeControl

@@ -7,7 +7,9 @@
 package rooms
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 
@@ -39,6 +41,13 @@ func memberAccount(mem Member) bool {
 	return ok && a.Account()
 }
 
+// RatedSetup reports whether a game from setup may be rated: only from
+// the initial position (a set-up position is casual, as on lichess).
+func RatedSetup(setup json.RawMessage) bool {
+	t := bytes.TrimSpace(setup)
+	return len(t) == 0 || string(t) == "null"
+}
+
 // errNotRated is the refusal of a rated game.
 func errNotRated() *protocol.Error {
 	return protocol.Errorf(protocol.CodeBadRequest, NotRatedMsg)
@@ -51,8 +60,11 @@ func errNotRated() *protocol.Error {
 // again. It returns the spec's seats with their ratings (a copy).
 func (m *Manager) rateSeats(ctx context.Context, spec Spec) ([]players.Player, error) {
 	pool, ok := ratings.Pool(spec.Game, spec.Variant, len(spec.Seats))
-	if spec.Rated && (!ok || spec.Watch) {
+	switch {
+	case spec.Rated && (!ok || spec.Watch):
 		return nil, protocol.Errorf(protocol.CodeBadRequest, "%s %s has no rating pool: rated games are between two players", spec.Game, spec.Variant)
+	case spec.Rated && !RatedSetup(spec.Setup):
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "a game from a set-up position is casual: leave out \"rated\" or the setup")
 	}
 	if !ok || spec.Watch || m.cfg.Store == nil {
 		return spec.Seats, nil
@@ -71,8 +83,9 @@ func (m *Manager) rateSeats(ctx context.Context, spec Spec) ([]players.Player, e
 		case s.Rating != 0:
 			continue
 		}
-		account := players.IsBotID(s.ID)
-		if !account {
+		account, known := spec.Accounts[s.ID]
+		account = account || players.IsBotID(s.ID)
+		if !account && !known {
 			id, err := m.cfg.Store.PlayerByID(ctx, s.ID)
 			switch {
 			case err == nil:

@@ -1,6 +1,9 @@
 package server_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"testing"
@@ -9,6 +12,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/internal/server"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
 	"github.com/tabuleiro/tabuleiro/ratings"
+	"github.com/tabuleiro/tabuleiro/store/memstore"
 )
 
 // rated is one player of the ratings tests: an account's browser, its
@@ -218,8 +222,18 @@ func TestAbortedAndCasualGamesChangeNoRating(t *testing.T) {
 	}
 	g1.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3", "rated": true})
 	g1.WaitError("bad_request")
+	// A set-up position is casual: by default, and refused rated.
+	setup := map[string]any{"board": [][]int{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, "toMove": "X"}
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "setup": setup, "rated": true})
+	ana.ws.WaitError("bad_request")
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human", "setup": setup})
+	setupRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room }).Room
+	if st := ana.ws.StateEver(setupRoom, nil); st.Rated {
+		t.Fatalf("a game from a set-up position is rated: %s", st.Raw)
+	}
+	ana.ws.Send(map[string]any{"type": "room.leave", "room": setupRoom})
 	ana.ws.Send(map[string]any{"type": "room.create", "game": "morris", "variant": "3", "opponent": "human"})
-	ratedRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room }).Room
+	ratedRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room && m.Room != setupRoom }).Room
 	g1.Send(map[string]any{"type": "room.join", "room": ratedRoom, "as": "player"})
 	g1.WaitError("bad_request")
 	if st := ana.ws.StateEver(ratedRoom, nil); st.Status != "waiting" || !st.Rated {
@@ -268,5 +282,316 @@ func TestAbortedAndCasualGamesChangeNoRating(t *testing.T) {
 		if code := s.GetJSON(t, path, nil); code != want {
 			t.Errorf("GET %s: %d, want %d", path, code, want)
 		}
+	}
+}
+
+// TestRatedQuickMatchRematchAndLobby: two accounts' quick match is a rated
+// game (the lobby's summary says so); its rematch is rated too and its
+// seats show the ratings the first game left; an account asking for a
+// casual game makes a casual one.
+func TestRatedQuickMatchRematchAndLobby(t *testing.T) {
+	t.Parallel()
+	s := testserver.Start(t)
+	ana, bia := newAccount(t, s, "ana_q"), newAccount(t, s, "bia_q")
+	ana.ws.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	ana.ws.Wait("match.queued", nil)
+	bia.ws.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	room := ana.ws.Wait("match.found", nil).Room
+	st := ana.ws.StateEver(room, func(m testserver.Msg) bool { return m.Status == "playing" && m.Turn != nil })
+	if !st.Rated {
+		t.Fatalf("two accounts' quick match: not rated: %s", st.Raw)
+	}
+	var page struct {
+		Rooms []struct {
+			ID    string `json:"id"`
+			Rated bool   `json:"rated"`
+		} `json:"rooms"`
+	}
+	if code := s.GetJSON(t, "/api/rooms", &page); code != http.StatusOK || len(page.Rooms) != 1 || page.Rooms[0].ID != room || !page.Rooms[0].Rated {
+		t.Fatalf("GET /api/rooms: %d %+v, want the rated room", code, page)
+	}
+	first, second := ana, bia
+	if st.Players[*st.Turn].ID == bia.id {
+		first, second = bia, ana
+	}
+	play(t, room, first, second, "a1", "b1", "a2", "b2", "a3")
+	end := first.ws.State(room, func(m testserver.Msg) bool { return len(m.RatingChanges) == 2 })
+	after := map[string]int{}
+	for _, c := range end.RatingChanges {
+		after[c.ID] = c.After
+	}
+	ana.ws.Send(map[string]any{"type": "room.rematch", "room": room})
+	bia.ws.Send(map[string]any{"type": "room.rematch", "room": room})
+	next := ana.ws.Wait("match.found", nil).Room
+	re := ana.ws.StateEver(next, nil)
+	if !re.Rated || len(re.RatingChanges) != 0 {
+		t.Fatalf("the rematch of a rated game: %s", re.Raw)
+	}
+	for _, p := range re.Players {
+		if p.Rating != after[p.ID] || !p.Provisional {
+			t.Fatalf("the rematch's seats %+v, want the ratings after the first game %v", re.Players, after)
+		}
+	}
+	ana.ws.Send(map[string]any{"type": "room.resign", "room": next})
+	ana.ws.State(next, func(m testserver.Msg) bool { return len(m.RatingChanges) == 2 })
+
+	// Casual, asked by one of them: a rated request never meets it (the
+	// queues are apart, docs/protocol.md "Quick match"); a casual one does.
+	ana.ws.Send(map[string]any{"type": "match.find", "id": "c", "game": "orbito", "variant": "2", "rated": false})
+	ana.ws.Wait("match.queued", func(m testserver.Msg) bool { return string(m.ID) == `"c"` })
+	bia.ws.Send(map[string]any{"type": "match.find", "id": "r", "game": "orbito", "variant": "2"})
+	bia.ws.Wait("match.queued", func(m testserver.Msg) bool { return string(m.ID) == `"r"` })
+	bia.ws.Send(map[string]any{"type": "match.find", "game": "orbito", "variant": "2", "rated": false})
+	casual := bia.ws.Wait("match.found", func(m testserver.Msg) bool { return m.Room != next }).Room
+	if cs := bia.ws.StateEver(casual, nil); cs.Rated {
+		t.Fatalf("a quick match one side asked casual: %s", cs.Raw)
+	}
+}
+
+// TestLeaderboardAndBestScores: the boards as the store keeps them: the
+// players who qualify (deviation 75 or less) best first with their ranks,
+// the caller's own line, people and bots apart, 2048's best scores.
+func TestLeaderboardAndBestScores(t *testing.T) {
+	t.Parallel()
+	st := memstore.New()
+	s := testserver.Start(t, func(c *server.Config) { c.Store = st })
+	ana, bia := newAccount(t, s, "ana_l"), newAccount(t, s, "bia_l")
+	cai := newAccount(t, s, "cai_l") // one game: provisional, not on the board
+	ctx := context.Background()
+	now := time.Now()
+	apply := func(room string, a, b rated, names [2]string, score float64) {
+		g := ratings.Game{Room: room, Pool: "orbito/2", Score: score, Ended: now,
+			Sides: [2]ratings.Side{{ID: a.id, Name: names[0]}, {ID: b.id, Name: names[1]}}}
+		// Seeded as a long history would leave them: the board's rules
+		// (deviation 75 or less) are the subject here, and one period per
+		// game at volatility 0.09 keeps two players' deviations near 80.
+		if _, _, err := st.Apply(ctx, g, func(x, y ratings.Rating) (ratings.Rating, ratings.Rating) {
+			x, y = ratings.Update(x, y, score, now)
+			x.Deviation, y.Deviation = min(x.Deviation, 60), min(y.Deviation, 60)
+			if len(names) > 0 && names[0] == "cai_l" {
+				x.Deviation = 200 // one game: provisional
+			}
+			return x, y
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 40 { // ana wins 3 of 4
+		apply(fmt.Sprint("lb", i), ana, bia, [2]string{"ana_l", "bia_l"}, map[bool]float64{true: 0, false: 1}[i%4 == 3])
+	}
+	apply("lb-cai", cai, bia, [2]string{"cai_l", "bia_l"}, 1)
+	type line struct {
+		Rank   int     `json:"rank"`
+		ID     string  `json:"id"`
+		Name   string  `json:"name"`
+		Rating int     `json:"rating"`
+		RD     float64 `json:"rd"`
+		Games  int     `json:"games"`
+		Bot    bool    `json:"bot"`
+	}
+	var board struct {
+		Pool    string `json:"pool"`
+		Bots    bool   `json:"bots"`
+		Players []line `json:"players"`
+		Me      *line  `json:"me"`
+	}
+	if code, _ := bia.b.Do("GET", "/api/leaderboard/orbito/2", nil, &board); code != http.StatusOK {
+		t.Fatalf("GET /api/leaderboard/orbito/2: %d", code)
+	}
+	if board.Pool != "orbito/2" || board.Bots || len(board.Players) != 2 || board.Players[0].ID != ana.id ||
+		board.Players[0].Rank != 1 || board.Players[1].ID != bia.id || board.Players[1].Rank != 2 ||
+		board.Players[0].Rating <= board.Players[1].Rating || board.Players[0].RD > 75 || board.Players[0].Games != 40 ||
+		board.Players[0].Name != "ana_l" || board.Me == nil || *board.Me != board.Players[1] {
+		t.Fatalf("the board: %+v (me %+v)", board, board.Me)
+	}
+	if code, _ := cai.b.Do("GET", "/api/leaderboard/orbito/2", nil, &board); code != http.StatusOK || board.Me != nil {
+		t.Fatalf("a provisional player's own line: %d %+v", code, board.Me)
+	}
+	if code := s.GetJSON(t, "/api/leaderboard/orbito/2?bots=1", &board); code != http.StatusOK || !board.Bots || len(board.Players) != 0 {
+		t.Fatalf("the bots' board: %d %+v", code, board)
+	}
+	if err := st.Best(ctx, cai.id, "cai_l", 20480); err != nil {
+		t.Fatal(err)
+	}
+	var best struct {
+		Pool   string `json:"pool"`
+		Scores []struct {
+			Rank  int    `json:"rank"`
+			ID    string `json:"id"`
+			Score int64  `json:"score"`
+		} `json:"scores"`
+	}
+	if code := s.GetJSON(t, "/api/leaderboard/2048/solo", &best); code != http.StatusOK || best.Pool != "2048/solo" ||
+		len(best.Scores) != 1 || best.Scores[0].ID != cai.id || best.Scores[0].Score != 20480 || best.Scores[0].Rank != 1 {
+		t.Fatalf("GET /api/leaderboard/2048/solo: %d %+v", code, best)
+	}
+	var hist struct {
+		Points []struct {
+			Room string  `json:"room"`
+			RD   float64 `json:"rd"`
+		} `json:"points"`
+	}
+	if code := s.GetJSON(t, "/api/players/"+ana.id+"/history/orbito/2", &hist); code != http.StatusOK || len(hist.Points) != 40 ||
+		hist.Points[0].Room != "lb0" || hist.Points[39].Room != "lb39" {
+		t.Fatalf("ana's curve: %d %d points", code, len(hist.Points))
+	}
+	if p := profileOf(t, s, cai.id); len(p.Ratings) != 1 || !p.Ratings["orbito/2"].Provisional {
+		t.Fatalf("cai's profile %+v", p)
+	}
+}
+
+// TestRatedTorneio: a tournament with "rated": true makes its games
+// between bot accounts rated and its games with a level casual; without
+// "rated" every game is casual.
+func TestRatedTorneio(t *testing.T) {
+	t.Parallel()
+	s := testserver.Start(t)
+	owner := s.Hello(t, "prof", "")
+	b1, _ := s.RegisterBot(t, owner.Token, "um")
+	b2, _ := s.RegisterBot(t, owner.Token, "dois")
+	for _, rated := range []bool{true, false} {
+		body := fmt.Sprintf(`{"game":"morris","entrants":[{"bot":%q},{"bot":%q},{"level":"facil"}],"partidas":[["3",1]],"rated":%v}`, b1, b2, rated)
+		var created struct{ ID string }
+		if code := postTorneio(t, s, owner.Token, body, &created); code != http.StatusCreated {
+			t.Fatalf("POST /api/torneios rated %v: %d", rated, code)
+		}
+		var view struct {
+			Rated bool `json:"rated"`
+			Games []struct {
+				Entrants [2]int `json:"entrants"`
+				Room     string `json:"room"`
+			} `json:"games"`
+		}
+		// Its first games' rooms (a bounded number at once): at least one
+		// between the two bots and one with the level.
+		bots, level := 0, 0
+		eventually(t, "a game of each kind", func() bool {
+			bots, level = 0, 0
+			s.GetJSON(t, "/api/torneios/"+created.ID, &view)
+			for _, g := range view.Games {
+				if g.Room == "" {
+					continue
+				}
+				var rec struct {
+					Rated   bool `json:"rated"`
+					Players []struct {
+						Bot string `json:"bot"`
+					} `json:"players"`
+				}
+				if s.GetJSON(t, "/api/records/"+g.Room, &rec) != http.StatusOK {
+					return false
+				}
+				withLevel := g.Entrants[0] == 2 || g.Entrants[1] == 2
+				if rec.Rated != (rated && !withLevel) {
+					t.Fatalf("torneio rated %v: game %v's record says rated %v", rated, g.Entrants, rec.Rated)
+				}
+				if withLevel {
+					level++
+				} else {
+					bots++
+				}
+			}
+			return bots > 0 && level > 0
+		})
+		if view.Rated != rated {
+			t.Fatalf("the tournament's view: rated %v, want %v", view.Rated, rated)
+		}
+	}
+}
+
+// TestClusterRatedAcrossNodes: two accounts on different nodes of one
+// store: their quick match is rated and each sees both changes at its end;
+// a rated room's free seat is taken by an account from another node and
+// refused to a guest there.
+func TestClusterRatedAcrossNodes(t *testing.T) {
+	t.Parallel()
+	nodes := startNodes(t, 2, 2*time.Second)
+	ana, bia := newAccount(t, nodes[0], "ana_c"), newAccount(t, nodes[1], "bia_c")
+	ana.ws.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	ana.ws.Wait("match.queued", nil)
+	bia.ws.Send(map[string]any{"type": "match.find", "game": "morris", "variant": "3"})
+	room := ana.ws.Wait("match.found", nil).Room
+	st := ana.ws.StateEver(room, func(m testserver.Msg) bool { return m.Status == "playing" && m.Turn != nil })
+	if !st.Rated {
+		t.Fatalf("two accounts' quick match across nodes: not rated: %s", st.Raw)
+	}
+	bia.ws.StateEver(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	first, second := ana, bia
+	if st.Players[*st.Turn].ID == bia.id {
+		first, second = bia, ana
+	}
+	play(t, room, first, second, "a1", "b1", "a2", "b2", "a3")
+	for _, p := range []rated{ana, bia} {
+		end := p.ws.StateEver(room, func(m testserver.Msg) bool { return len(m.RatingChanges) == 2 })
+		win, _ := ratings.Update(ratings.New(), ratings.New(), 1, time.Now())
+		for _, c := range end.RatingChanges {
+			if c.ID == first.id && c.After != win.Shown() {
+				t.Fatalf("%s sees %+v, want the winner at %d", p.id, end.RatingChanges, win.Shown())
+			}
+		}
+	}
+
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "orbito", "variant": "2", "opponent": "human"})
+	ratedRoom := ana.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room != room }).Room
+	guest := nodes[1].Hello(t, "guest_c", "")
+	guest.Send(map[string]any{"type": "room.join", "room": ratedRoom, "as": "player"})
+	guest.WaitError("bad_request")
+	bia.ws.Send(map[string]any{"type": "room.join", "room": ratedRoom, "as": "player"})
+	if j := bia.ws.Wait("room.joined", func(m testserver.Msg) bool { return m.Room == ratedRoom }); j.Seat == nil {
+		t.Fatalf("an account on another node did not take the rated room's seat: %s", j.Raw)
+	}
+	full := ana.ws.StateEver(ratedRoom, func(m testserver.Msg) bool { return m.Status == "playing" && m.Players[1].Rating != 0 })
+	if !full.Rated || full.Players[1].ID != bia.id || full.Players[1].Rating != 1500 {
+		t.Fatalf("the rated room after the remote join: %s", full.Raw)
+	}
+}
+
+// TestSolo2048BestScore: an account's 2048 game alone, played until it
+// scores and then resigned, raises its best score: on the board of best
+// scores and in its profile.
+func TestSolo2048BestScore(t *testing.T) {
+	t.Parallel()
+	s := testserver.Start(t)
+	ana := newAccount(t, s, "ana_s")
+	ana.ws.Send(map[string]any{"type": "room.create", "game": "2048", "variant": "solo", "opponent": "none"})
+	room := ana.ws.Wait("room.joined", nil).Room
+	st := ana.ws.StateEver(room, func(m testserver.Msg) bool { return m.Status == "playing" })
+	score := func(m testserver.Msg) int {
+		var sc map[string]int
+		if err := json.Unmarshal(m.Score, &sc); err != nil {
+			t.Fatalf("2048's score %s: %v", m.Score, err)
+		}
+		return sc["0"]
+	}
+	for score(st) == 0 && st.Status == "playing" {
+		seq := st.Seq
+		ana.ws.Send(map[string]any{"type": "room.move", "room": room, "move": st.Legal[0]})
+		st = ana.ws.State(room, func(m testserver.Msg) bool { return m.Seq > seq })
+	}
+	points := score(st)
+	if st.Rated || st.Players[0].Rating != 0 {
+		t.Fatalf("a game alone is rated: %s", st.Raw)
+	}
+	ana.ws.Send(map[string]any{"type": "room.resign", "room": room})
+	ana.ws.State(room, func(m testserver.Msg) bool { return m.Status == "finished" })
+	var best struct {
+		Scores []struct {
+			ID    string `json:"id"`
+			Name  string `json:"name"`
+			Score int    `json:"score"`
+		} `json:"scores"`
+	}
+	eventually(t, "the best score on the board", func() bool {
+		s.GetJSON(t, "/api/leaderboard/2048/solo", &best)
+		return len(best.Scores) == 1
+	})
+	if best.Scores[0].ID != ana.id || best.Scores[0].Name != "ana_s" || best.Scores[0].Score != points {
+		t.Fatalf("the board %+v, want ana_s at %d", best.Scores, points)
+	}
+	var p struct {
+		Best int `json:"best2048"`
+	}
+	if s.GetJSON(t, "/api/players/"+ana.id, &p); p.Best != points {
+		t.Fatalf("profile's best2048 %d, want %d", p.Best, points)
 	}
 }
