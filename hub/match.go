@@ -189,8 +189,8 @@ func (h *Hub) startMatch(key QueueKey, a, b *conn, asker *conn) *protocol.Error 
 	}
 	spec := rooms.Spec{ID: id, Game: key.Game, Variant: key.Variant, Rated: key.Rated,
 		Accounts: map[string]bool{pair[0].playerID: pair[0].Account(), pair[1].playerID: pair[1].Account()},
-		Seats: []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
-		Join:  []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
+		Seats:    []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
+		Join:     []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
 	if asker != nil {
 		spec.For = asker.playerID
 	}
