@@ -165,7 +165,7 @@ func (s *Server) registerBot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token, hash := players.NewToken()
-	bot := players.Identity{ID: players.BotID(hash), Name: name, TokenHash: hash}
+	bot := players.Identity{ID: players.BotID(hash), Name: name, TokenHash: hash, Owner: owner.ID}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
 	// The list first, so that a refused bot leaves nothing behind; an

@@ -199,10 +199,17 @@ type profile struct {
 	Name    string                   `json:"name"`
 	Bot     bool                     `json:"bot"`
 	Account bool                     `json:"account"`
+	Owner   *profileOwner            `json:"owner,omitempty"`
 	Bots    []players.Bot            `json:"bots,omitempty"`
 	Ratings map[string]profileRating `json:"ratings"`
 	Results ratings.Results          `json:"results"`
 	Best    int64                    `json:"best2048"`
+}
+
+// profileOwner is a bot account's owner on its profile.
+type profileOwner struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 type profileRating struct {
@@ -277,7 +284,15 @@ func (s *Server) writeProfile(w http.ResponseWriter, r *http.Request, id string)
 		s.storeDown(w, "profile", err)
 		return
 	}
-	if out.Account {
+	if out.Bot && ident.Owner != "" {
+		names, err := s.cfg.Store.PlayerNames(ctx, []string{ident.Owner})
+		if err != nil {
+			s.storeDown(w, "profile", err)
+			return
+		}
+		out.Owner = &profileOwner{ID: ident.Owner, Name: names[ident.Owner]}
+	}
+	if !out.Bot { // a person's bot accounts (a guest may have some too)
 		if out.Bots, err = s.cfg.Store.OwnerBots(ctx, id); err != nil {
 			s.storeDown(w, "profile", err)
 			return

@@ -85,6 +85,10 @@ type Identity struct {
 	// Joined is when the guest became an account, in Unix milliseconds;
 	// 0 for a guest and a bot account.
 	Joined int64
+	// Owner is a bot account's owner, the player who registered it (its
+	// profile names them); empty for a guest and an account, and for a
+	// bot registered before owners were kept.
+	Owner string
 }
 
 // Account reports whether the identity is an account.

@@ -31,7 +31,9 @@ type Identities interface {
 	// account (p.ID and p.TokenHash set): kept under p.ID when p.ID is
 	// GuestID or BotID of the token's hash, else (guests made before ids
 	// were derived) under the token's hash. It expires after the guest TTL
-	// unless renewed, or lasts when lasting (a bot of an account).
+	// unless renewed, or lasts when lasting (a bot of an account). A bot
+	// account's Owner is kept with it; a save with none keeps the one
+	// kept.
 	SavePlayer(ctx context.Context, p Identity, lasting bool) error
 	// PlayerByToken returns the identity whose token hashes to tokenHash
 	// and renews a guest's for the guest TTL. ErrRetired when it is a

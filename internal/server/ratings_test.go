@@ -595,3 +595,45 @@ func TestSolo2048BestScore(t *testing.T) {
 		t.Fatalf("profile's best2048 %d, want %d", p.Best, points)
 	}
 }
+
+// TestProfileOfABotAndItsOwner: a bot account's profile is marked a bot
+// and names its owner, and its owner's lists it.
+func TestProfileOfABotAndItsOwner(t *testing.T) {
+	t.Parallel()
+	s := testserver.Start(t)
+	ana := newAccount(t, s, "ana_p")
+	var bot struct{ ID, Name, Token string }
+	if code, _ := ana.b.Do("POST", "/api/bots", map[string]string{"name": "robo_p"}, &bot); code != http.StatusCreated {
+		t.Fatalf("POST /api/bots: %d", code)
+	}
+	var p struct {
+		ID      string `json:"id"`
+		Name    string `json:"name"`
+		Bot     bool   `json:"bot"`
+		Account bool   `json:"account"`
+		Owner   *struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"owner"`
+		Bots []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"bots"`
+		Ratings map[string]any `json:"ratings"`
+	}
+	if code := s.GetJSON(t, "/api/players/"+bot.ID, &p); code != http.StatusOK || !p.Bot || p.Account || p.Name != "robo_p" || p.Ratings == nil ||
+		p.Owner == nil || p.Owner.ID != ana.id || p.Owner.Name != "ana_p" {
+		t.Fatalf("the bot's profile: %d %+v", code, p)
+	}
+	p.Owner = nil
+	if code := s.GetJSON(t, "/api/profile/ana_P", &p); code == http.StatusOK && p.Owner != nil {
+		t.Fatalf("a person's profile names an owner: %+v", p.Owner)
+	}
+	if code := s.GetJSON(t, "/api/profile/ana_P", &p); code != http.StatusOK || p.ID != ana.id || p.Bot || !p.Account ||
+		len(p.Bots) != 1 || p.Bots[0].ID != bot.ID || p.Bots[0].Name != "robo_p" {
+		t.Fatalf("the owner's profile by name: %d %+v", code, p)
+	}
+	if code := s.GetJSON(t, "/api/profile/"+bot.ID, &p); code != http.StatusOK || p.ID != bot.ID {
+		t.Fatalf("a profile by an id: %d %+v", code, p)
+	}
+}

@@ -276,11 +276,19 @@ func testBots(t *testing.T, s players.Store) {
 	if got, err := s.OwnerBots(ctx, "nobody"); err != nil || len(got) != 0 {
 		t.Fatalf("OwnerBots(nobody) = %v, %v", got, err)
 	}
-	// The bot's identity: found by its token, with its bot id.
-	p := players.Identity{ID: players.BotID("tok-hash"), Name: "robo", TokenHash: "tok-hash"}
+	// The bot's identity: found by its token and by its id, with its bot
+	// id and its owner, whom a save without one (a rename) keeps.
+	p := players.Identity{ID: players.BotID("tok-hash"), Name: "robo", TokenHash: "tok-hash", Owner: "pana"}
 	mustSavePlayer(t, s, p, false)
 	if got, err := s.PlayerByToken(ctx, "tok-hash"); err != nil || got != p {
 		t.Fatalf("PlayerByToken = %+v, %v; want %+v", got, err, p)
+	}
+	renamed := p
+	renamed.Name, renamed.Owner = "robo novo", ""
+	mustSavePlayer(t, s, renamed, false)
+	renamed.Owner = "pana"
+	if got, err := s.PlayerByID(ctx, p.ID); err != nil || got != renamed {
+		t.Fatalf("PlayerByID after a rename = %+v, %v; want %+v", got, err, renamed)
 	}
 	if players.IsBotID(players.GuestID("tok-hash")) {
 		t.Fatal("a guest's id reads as a bot's")

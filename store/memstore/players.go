@@ -172,9 +172,12 @@ func (s *Store) SavePlayer(ctx context.Context, p players.Identity, lasting bool
 	if g := s.identLocked(p.ID, now); g != nil && g.p.Account() {
 		return fmt.Errorf("save player %s: an account", p.ID)
 	}
-	g := &ident{p: players.Identity{ID: p.ID, Name: p.Name, TokenHash: p.TokenHash}}
+	g := &ident{p: players.Identity{ID: p.ID, Name: p.Name, TokenHash: p.TokenHash, Owner: p.Owner}}
 	if old := s.identLocked(p.ID, now); old != nil {
-		g.open = old.open // a rename keeps the settings
+		g.open = old.open // a rename keeps the settings, and the owner
+		if g.p.Owner == "" {
+			g.p.Owner = old.p.Owner
+		}
 	}
 	if !lasting {
 		g.expires = now.Add(s.guestTTL)

@@ -68,19 +68,23 @@ func identity(id string, h map[string]string) (players.Identity, bool) {
 		p.Joined, _ = strconv.ParseInt(h["joined"], 10, 64)
 		return p, true
 	case h["token"] != "" && derivedID(id, h["token"]):
-		p.TokenHash = h["token"]
+		p.TokenHash, p.Owner = h["token"], h["owner"]
 		return p, true
 	}
 	return players.Identity{}, false
 }
 
 // savePlayerScript: KEYS the identity; ARGV token hash, name, TTL in ms
-// (0: lasting). Refuses (0) to write over an account.
+// (0: lasting), a bot's owner ("" keeps the one kept). Refuses (0) to
+// write over an account.
 var savePlayerScript = redis.NewScript(`
 if redis.call('HEXISTS', KEYS[1], 'password') == 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'token', ARGV[1], 'name', ARGV[2])
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'owner', ARGV[4])
+end
 if ARGV[3] == '0' then
   redis.call('PERSIST', KEYS[1])
 else
@@ -120,7 +124,7 @@ func (s *Store) SavePlayer(ctx context.Context, p players.Identity, lasting bool
 		}
 		return nil
 	}
-	n, err := savePlayerScript.Run(ctx, s.c, []string{s.PlayerKey(p.ID)}, p.TokenHash, p.Name, ttl).Int()
+	n, err := savePlayerScript.Run(ctx, s.c, []string{s.PlayerKey(p.ID)}, p.TokenHash, p.Name, ttl, p.Owner).Int()
 	if err != nil {
 		return fmt.Errorf("save player %s: %w", p.ID, s.refused(err))
 	}
@@ -152,7 +156,7 @@ func (s *Store) PlayerByToken(ctx context.Context, tokenHash string) (players.Id
 	for i, id := range ids {
 		h := derived[i].Val()
 		if h["token"] == tokenHash {
-			return players.Identity{ID: id, Name: h["name"], TokenHash: tokenHash}, nil
+			return players.Identity{ID: id, Name: h["name"], TokenHash: tokenHash, Owner: h["owner"]}, nil
 		}
 		if h["retired"] == tokenHash && h["password"] != "" {
 			return players.Identity{}, fmt.Errorf("player by token: %w", players.ErrRetired)
