@@ -36,6 +36,9 @@ func (s *Server) botEventStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.bots.closeEvents(p.ID, e)
+	if s.cfg.Ladder != nil {
+		s.cfg.Ladder.StreamOpened(p.ID) // a bot paused on the ladder plays again
+	}
 	// Subscribed first, then the games so far: a game that starts in
 	// between is told twice, never missed (a bot takes gameStart as
 	// idempotent).

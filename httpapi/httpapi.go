@@ -22,6 +22,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/hub"
 	"github.com/tabuleiro/tabuleiro/internal/jsonbody"
+	"github.com/tabuleiro/tabuleiro/ladder"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
@@ -45,8 +46,10 @@ type Config struct {
 	Pool *botpool.Pool
 	// Torneios runs the tournaments; nil serves no tournament paths.
 	Torneios *torneio.Manager
-	Metrics  *metrics.Metrics
-	Log      *zap.Logger
+	// Ladder is the bot ladder (ladder.go); nil serves no ladder paths.
+	Ladder  *ladder.Ladder
+	Metrics *metrics.Metrics
+	Log     *zap.Logger
 	// Resolver names the client of a request (a trusted proxy's header).
 	Resolver *netlimit.Resolver
 	// Origins are the pages' origins allowed besides the same one (the
@@ -127,6 +130,9 @@ func (s *Server) Route(mux *http.ServeMux) {
 	if s.Torneios != nil {
 		s.routeTorneios(mux)
 	}
+	if s.cfg.Ladder != nil {
+		s.routeLadder(mux)
+	}
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 }
@@ -138,6 +144,10 @@ func (s *Server) OnGame(ev rooms.GameEvent) { s.bots.onGame(ev) }
 // BotsHere lists the bots with an event stream open on this node, for the
 // other nodes' lists (cluster.Config.Bots).
 func (s *Server) BotsHere() []protocol.BotInfo { return s.bots.onlineHere() }
+
+// BotsOnline lists the bots with an event stream open, on this node or
+// another (the ladder pairs them).
+func (s *Server) BotsOnline() []protocol.BotInfo { return s.bots.online() }
 
 // DeliverBotEvent queues an event line another node sent on the event
 // streams here of bots (cluster.Config.OnBotEvent).

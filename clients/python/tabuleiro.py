@@ -20,6 +20,8 @@ Como programa / as a program (docs/bots-api.md, "O seu projeto como bot"):
         --servidor URL --token TOKEN_DO_BOT
     python3 tabuleiro.py torneio --jogo orbito --variante 2 --partidas 1 \\
         --servidor URL --jogador TOKEN_DO_PROFESSOR a.py:normal b.py:facil --nivel normal
+    python3 tabuleiro.py escada --jogo orbito --variante 2 --servidor URL --token TOKEN_DO_BOT \\
+        [--projeto aluno.py --estrategia normal]
 
 The file a student handed in plays as it is, through the assignment's own
 functions (its constructors build the position, its escolhe_movimento_auto,
@@ -35,6 +37,7 @@ import inspect
 import io
 import json
 import os
+import random
 import sys
 import threading
 import time
@@ -174,6 +177,7 @@ class Bot:
         connection); returns after `partidas` games have finished (never,
         when None). ligado, an Event, is set once the stream is open."""
         feitas, acabadas, fios = 0, set(), {}
+        self.fios = fios  # the games under way (escada waits for them)
         while True:
             try:
                 evs = self.eventos()  # the stream is open once this returns
@@ -184,7 +188,8 @@ class Bot:
                     if ev.get("type") == "gameStart" and sala not in acabadas and not (sala in fios and fios[sala].is_alive()):
                         fio = threading.Thread(target=partida, args=(sala,), daemon=True)
                         fio.start()
-                        fios = {s: f for s, f in fios.items() if f.is_alive()}
+                        for s in [s for s, f in fios.items() if not f.is_alive()]:
+                            del fios[s]
                         fios[sala] = fio
                     elif ev.get("type") == "gameFinish" and sala not in acabadas:
                         acabadas.add(sala)
@@ -776,6 +781,74 @@ def cmd_projeto(args):
     return 0
 
 
+def escolhe_primeira(estado):
+    """The example's choice (exemplo.py): the first legal move."""
+    return estado["legal"][0]
+
+
+def escolhe_ao_acaso(estado):
+    """A random legal move."""
+    return random.choice(estado["legal"])
+
+
+def cmd_escada(args):
+    """tabuleiro.py escada: the bot account on a pool's ladder, playing the
+    games the server pairs it in until Ctrl-C, which takes it off the ladder
+    and lets the games under way finish (a second Ctrl-C stops at once)."""
+    if args.projeto and args.jogo not in ADAPTADORES:
+        _diz(f"--projeto: não há adaptador para {args.jogo} (há {', '.join(sorted(ADAPTADORES))}).")
+        return 2
+    bot = Bot(args.servidor, args.token)
+    if args.projeto:
+        estrategia = args.estrategia or ESTRATEGIA.get(args.jogo)
+        if not estrategia:
+            _diz(f"--estrategia é obrigatória para {args.jogo} (o nome da função que escolhe a jogada).")
+            return 2
+        try:
+            a = _adaptador(args.jogo, args.projeto, estrategia)
+        except FalhaProjeto as f:
+            _diz(f"{args.projeto}: {f.texto}")
+            return 1
+        partida = Jogador(bot, a, args.limite).partida
+        quem = f"{os.path.basename(args.projeto)} ({estrategia})"
+    else:
+        escolhe = escolhe_ao_acaso if args.aleatorio else escolhe_primeira
+        partida = lambda sala: bot._partida(sala, escolhe)  # noqa: E731
+        quem = "jogadas ao acaso" if args.aleatorio else "o exemplo (a primeira jogada legal)"
+    caminho = f"{bot.servidor}/api/bot/ladder/{_sala(args.jogo)}/{_sala(args.variante)}"
+    r = _json("POST", caminho, bot.token)
+    _diz(f"{bot.nome} ({bot.id}) está na escada {r['pool']} com {quem}: "
+         f"o servidor emparelha-o enquanto estiver ligado (Ctrl-C para sair)")
+    fio = threading.Thread(target=bot.segue, args=(partida, args.partidas), daemon=True)
+    fio.start()
+    try:
+        while fio.is_alive():
+            fio.join(0.5)
+    except KeyboardInterrupt:
+        pass
+    try:
+        _json("DELETE", caminho, bot.token)
+        _diz(f"{bot.nome} saiu da escada {r['pool']}")
+        # The games under way, and any whose start the stream tells a moment
+        # after the leaving (paired just before it): played to their end.
+        calmo, avisado = 0, False
+        while calmo < 2:
+            em_jogo = [f for f in list(getattr(bot, "fios", {}).values()) if f.is_alive()]
+            if not em_jogo:
+                calmo += 1
+                time.sleep(0.5)
+                continue
+            calmo = 0
+            if not avisado:
+                _diz("a acabar as partidas em curso (Ctrl-C de novo para parar já)")
+                avisado = True
+            for f in em_jogo:
+                f.join(STREAM_TIMEOUT * 10)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
 def _chave(servidor, token_jogador):
     return servidor.rstrip("/") + " " + hashlib.sha256(token_jogador.encode()).hexdigest()[:16]
 
@@ -907,7 +980,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(
         prog="tabuleiro.py",
         description="O seu projeto como bot no Tabuleiro / Your project as a bot on Tabuleiro (docs/bots-api.md).")
-    sub = p.add_subparsers(dest="comando", required=True, metavar="{projeto,torneio}")
+    sub = p.add_subparsers(dest="comando", required=True, metavar="{projeto,torneio,escada}")
     jogos = sorted(ADAPTADORES)
 
     pj = sub.add_parser("projeto", help="joga com o ficheiro de um projeto / plays a project's file as a bot",
@@ -946,6 +1019,27 @@ def main(argv=None):
                          "where the bots' tokens are kept, to reuse them")
     pt.add_argument("--espera", type=float, default=2.0, help=argparse.SUPPRESS)
     pt.set_defaults(fazer=cmd_torneio)
+
+    pe = sub.add_parser("escada", help="a escada de bots / the bot ladder",
+                        description="Põe a conta de bot na escada de um jogo e variante e joga as partidas que o "
+                                    "servidor lhe marca, até Ctrl-C (que a tira da escada). / "
+                                    "Enters the bot account in a pool's ladder and plays the games the server pairs "
+                                    "it in, until Ctrl-C (which takes it off the ladder and lets its games finish).")
+    pe.add_argument("--jogo", required=True, help="o jogo (orbito, morris, go, queens, 2048) / the game")
+    pe.add_argument("--variante", required=True, help="a variante (orbito: 2..5; go: 9, 13, 19; ...) / the variant")
+    pe.add_argument("--servidor", required=True, help="o endereço do servidor / the server's URL")
+    pe.add_argument("--token", required=True, help="o token da conta de bot / the bot account's token")
+    pe.add_argument("--projeto", metavar="FICHEIRO.py",
+                    help="joga com o ficheiro de um projeto, como o comando projeto (por omissão o exemplo) / "
+                         "play a project's file, as the projeto command does (default: the example bot)")
+    pe.add_argument("--estrategia", help="com --projeto: orbito: facil|normal; morris: facil|normal|dificil; ... / "
+                                         "with --projeto: the strategy, or the function that chooses")
+    pe.add_argument("--aleatorio", action="store_true",
+                    help="sem --projeto: jogadas ao acaso em vez da primeira legal / without --projeto: random moves")
+    pe.add_argument("--partidas", type=int, help="para depois de N partidas (por omissão nunca) / stop after N games (default: never)")
+    pe.add_argument("--limite", type=float, default=10.0,
+                    help="segundos por jogada, no máximo (por omissão 10) / most seconds a move (default 10)")
+    pe.set_defaults(fazer=cmd_escada)
 
     args = p.parse_args(argv)
     threading.stack_size(32 << 20)  # deep recursion in a project's search

@@ -29,6 +29,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/ladder"
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -103,6 +104,7 @@ type options struct {
 	botsPerPlayer, botStreams       int
 	classBotsPerPlayer              int
 	torneioParallel, maxTorneios    int
+	ladderGames                     int
 	// accounts (issue 26): the password hashing pool, sessions' lifetime
 	hashWorkers, hashQueue int
 	sessionTTL             time.Duration
@@ -161,6 +163,7 @@ func main() {
 	flag.IntVar(&o.botsPerPlayer, "bots-per-player", envInt("TABULEIRO_BOTS_PER_PLAYER", httpapi.DefaultMaxBotsPerPlayer), "bot accounts one player may register with POST /api/bots (env TABULEIRO_BOTS_PER_PLAYER)")
 	flag.IntVar(&o.botStreams, "bot-streams", envInt("TABULEIRO_BOT_STREAMS", httpapi.DefaultMaxBotStreams), "bot API streams (event and game streams of every bot) open at once; past it a stream is answered 503 (env TABULEIRO_BOT_STREAMS)")
 	flag.IntVar(&o.torneioParallel, "torneio-parallel", envInt("TABULEIRO_TORNEIO_PARALLEL", torneio.DefaultParallel), "games of one tournament played at once (env TABULEIRO_TORNEIO_PARALLEL)")
+	flag.IntVar(&o.ladderGames, "ladder-games", envInt("TABULEIRO_LADDER_GAMES", ladder.DefaultGames), "games of the bot ladder played at once, in every pool together (env TABULEIRO_LADDER_GAMES)")
 	flag.IntVar(&o.maxTorneios, "max-torneios", envInt("TABULEIRO_MAX_TORNEIOS", torneio.DefaultMaxLive), "tournaments running at once; past it POST /api/torneios answers 503 busy (env TABULEIRO_MAX_TORNEIOS)")
 	flag.IntVar(&o.hashWorkers, "hash-workers", envInt("TABULEIRO_HASH_WORKERS", max(1, runtime.NumCPU()/4)), "passwords hashed at once (argon2id, 19 MiB and one core each): a flood of sign-ins takes at most this many cores from the rooms (env TABULEIRO_HASH_WORKERS)")
 	flag.IntVar(&o.hashQueue, "hash-queue", envInt("TABULEIRO_HASH_QUEUE", server.DefaultHashQueue), "sign-ins that may wait for a hashing worker; past it POST /api/session answers 503 busy at once (env TABULEIRO_HASH_QUEUE)")
@@ -217,9 +220,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "lobby: -guests-per-minute must be 0 or more")
 		os.Exit(2)
 	}
-	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.classBotsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 ||
+	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.classBotsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 || o.ladderGames <= 0 ||
 		o.hashWorkers <= 0 || o.hashQueue <= 0 || o.sessionTTL < time.Minute {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -class-bots-per-player, -bot-streams, -torneio-parallel, -max-torneios, -hash-workers and -hash-queue positive; -session-ttl at least a minute")
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -class-bots-per-player, -bot-streams, -torneio-parallel, -max-torneios, -ladder-games, -hash-workers and -hash-queue positive; -session-ttl at least a minute")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -276,7 +279,7 @@ func run(log *zap.Logger, o options) error {
 		Bots: o.bots, BotTimeout: o.botTimeout, WatchDelay: o.watchDelay, Grace: o.grace, AdjournFactor: o.adjourn,
 		AbortAfter: o.abortAfter, AdjournAfter: o.adjournAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          httpapi.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxClassBotsPerPlayer: o.classBotsPerPlayer, MaxStreams: o.botStreams},
-		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios,
+		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios, LadderGames: o.ladderGames,
 		Accounts: server.AccountsConfig{HashWorkers: o.hashWorkers, HashQueue: o.hashQueue, SessionTTL: o.sessionTTL},
 		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies,
 			WriteTimeout: o.writeTimeout}}

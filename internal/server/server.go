@@ -24,6 +24,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/engine"
 	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/hub"
+	"github.com/tabuleiro/tabuleiro/ladder"
 	"github.com/tabuleiro/tabuleiro/metrics"
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
@@ -105,6 +106,13 @@ type Config struct {
 	// (default torneio.DefaultParallel); MaxTorneios the tournaments
 	// running at once (default torneio.DefaultMaxLive).
 	TorneioParallel, MaxTorneios int
+	// LadderGames bounds the bot ladder's games at once (default
+	// ladder.DefaultGames); LadderEvery is the time between its rounds of
+	// pairing (default ladder.DefaultEvery); LadderClock, when not nil,
+	// is every ladder game's clock instead of its pool's (tests).
+	LadderGames int
+	LadderEvery time.Duration
+	LadderClock *protocol.TimeControl
 	// RatingsDrainEvery is how often the rater applies the rated games a
 	// node left owed (default rater.DefaultDrainEvery).
 	RatingsDrainEvery time.Duration
@@ -185,6 +193,8 @@ type Server struct {
 	// Torneios runs the tournaments; nil when the store cannot keep
 	// them.
 	Torneios *torneio.Manager
+	// Ladder pairs the bots of the ladder (package ladder).
+	Ladder *ladder.Ladder
 	// Rater applies finished rated games to the ratings (ratings/rater).
 	Rater *rater.Rater
 	// API is the HTTP API (package httpapi).
@@ -270,7 +280,8 @@ func New(cfg Config) (*Server, error) {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }, func(ev rooms.GameEvent) { s.Rater.OnGame(ev) }}})
+		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }, func(ev rooms.GameEvent) { s.Rater.OnGame(ev) },
+			func(ev rooms.GameEvent) { s.Ladder.GameEnded(ev) }}})
 	s.Rater = rater.New(rater.Config{Store: cfg.Store, Post: s.Rooms.PostRatings, Log: cfg.Log.Named("rater"),
 		DrainEvery: cfg.RatingsDrainEvery})
 	hubc := cfg.Hub
@@ -297,8 +308,15 @@ func New(cfg Config) (*Server, error) {
 	} else {
 		s.Torneios = tm
 	}
+	lc := ladder.Config{Catalog: cfg.Catalog, Store: cfg.Store, Records: cfg.Store.Records(), Rooms: s.Rooms,
+		Online: func() []protocol.BotInfo { return api.BotsOnline() }, Games: cfg.LadderGames, Every: cfg.LadderEvery,
+		Clock: cfg.LadderClock, Rated: true, Log: cfg.Log.Named("ladder")}
+	if c := cfg.Cluster; c != nil {
+		lc.Lead = ladderLead(cfg.Store.(store.Leases), c.Node, cfg.LadderEvery)
+	}
+	s.Ladder = ladder.New(lc)
 	api = httpapi.New(httpapi.Config{Catalog: cfg.Catalog, Store: cfg.Store, Players: s.players, Rooms: s.Rooms,
-		Hub: h, Pool: s.Pool, Torneios: s.Torneios, Metrics: s.Metrics, Log: cfg.Log, Resolver: s.resolver,
+		Hub: h, Pool: s.Pool, Torneios: s.Torneios, Ladder: s.Ladder, Metrics: s.Metrics, Log: cfg.Log, Resolver: s.resolver,
 		Origins: cfg.Origins, BotTimeout: cfg.BotTimeout, BotAPIPerClient: cfg.BotAPIPerClient, Replays: cfg.Replays,
 		MaxPositionsBytes: cfg.MaxPositionsBytes, BotAPI: cfg.BotAPI, WebSocket: cfg.Hub})
 	s.API = api
@@ -325,6 +343,7 @@ func New(cfg Config) (*Server, error) {
 			s.log.Info("tournaments resumed", zap.Int("n", n))
 		}
 	}
+	s.Ladder.Start() // once the node is up: its games are rooms like any other
 	mux := http.NewServeMux()
 	mux.Handle("GET /ws", h)
 	api.Route(mux)
@@ -425,8 +444,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.API.EndStreams()
 	s.Hub.Drain()
 	var err error
+	err = s.Ladder.Shutdown(ctx) // first, with the tournaments: they create rooms
 	if s.Torneios != nil {
-		err = s.Torneios.Shutdown(ctx) // first: it creates rooms
+		if terr := s.Torneios.Shutdown(ctx); err == nil {
+			err = terr
+		}
 	}
 	if rerr := s.Rooms.Shutdown(ctx); err == nil {
 		err = rerr
@@ -440,4 +462,27 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.Pool.Close()
 	s.hasher.Close()
 	return err
+}
+
+// ladderLeaseID names the lease (a room's, store.Leases) whose holder runs
+// the bot ladder among several nodes; no room's id has a '.'.
+const ladderLeaseID = "ladder.lead"
+
+// ladderLeaseTTL is the least lifetime of the ladder's lease: a node that
+// dies leaves the ladder to another within it, and a round that takes
+// longer than a few of its ticks (a busy node) does not lose it.
+const ladderLeaseTTL = 15 * time.Second
+
+// ladderLead is the ladder's Lead among several nodes: this node runs it
+// while it holds the ladder's lease, taken or renewed at each round for
+// three rounds (at least ladderLeaseTTL).
+func ladderLead(leases store.Leases, node string, every time.Duration) func(context.Context) bool {
+	if every <= 0 {
+		every = ladder.DefaultEvery
+	}
+	ttl := max(3*every, ladderLeaseTTL)
+	return func(ctx context.Context) bool {
+		_, err := leases.AcquireLease(ctx, ladderLeaseID, node, ttl)
+		return err == nil
+	}
 }
