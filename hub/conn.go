@@ -16,6 +16,7 @@ import (
 	"github.com/tabuleiro/tabuleiro/netlimit"
 	"github.com/tabuleiro/tabuleiro/players"
 	"github.com/tabuleiro/tabuleiro/protocol"
+	"github.com/tabuleiro/tabuleiro/ratings"
 )
 
 // conn is one WebSocket connection: a reader goroutine, and a writer
@@ -64,6 +65,9 @@ type conn struct {
 	// matchRated is set while the connection's quick match asks for a
 	// rated game: an account that did not ask for a casual one.
 	matchRated atomic.Bool
+	// seek is the connection's quick-match request as the rated pairing
+	// sees it (match.go); guarded by Hub.mu.
+	seek ratings.Seeker
 	// name is the player's display name: set by hello, changed by
 	// player.rename on any of the player's connections, read by rooms.
 	name atomic.Pointer[string]

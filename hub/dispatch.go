@@ -165,32 +165,22 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	if perr != nil {
 		return perr
 	}
-	key := QueueKey{m.Game, m.Variant}
+	key := QueueKey{Game: m.Game, Variant: m.Variant, Rated: wantRated}
 	if shared := h.hooks().Match; shared != nil {
 		h.cancelShared(c, h.Dequeue(c)) // the entries as queued: before the new wish
+		if perr := h.seeking(c, key); perr != nil {
+			return perr
+		}
 		c.matchRated.Store(wantRated)
 		return shared.Find(c, m, key)
+	}
+	if perr := h.seeking(c, key); perr != nil {
+		return perr
 	}
 	c.matchRated.Store(wantRated)
 	h.mu.Lock()
 	h.unqueueLocked(c)
-	var other *conn
-	q := h.queues[key]
-	for i, o := range q {
-		if o.playerID != c.playerID {
-			other = o
-			q = append(q[:i:i], q[i+1:]...)
-			break
-		}
-	}
-	if other == nil {
-		q = append(q, c)
-	}
-	if len(q) == 0 {
-		delete(h.queues, key)
-	} else {
-		h.queues[key] = q
-	}
+	other := h.pairLocked(c, key)
 	h.mu.Unlock()
 	h.LobbyChanged()
 	if other == nil {
@@ -198,28 +188,7 @@ func (h *Hub) matchFind(c *conn, m *protocol.ClientMessage) *protocol.Error {
 			Game: m.Game, Variant: m.Variant, Queued: true}))
 		return nil
 	}
-	pair := []*conn{other, c}
-	if rand.IntN(2) == 1 {
-		pair[0], pair[1] = c, other
-	}
-	id := rooms.NewID()
-	for seat, p := range pair {
-		p.Send(protocol.MustEncode(protocol.MatchFound{Type: protocol.TypeMatchFound, Room: id, Seat: seat}))
-	}
-	spec := rooms.Spec{ID: id, Game: m.Game, Variant: m.Variant, For: c.playerID,
-		Rated:    pair[0].matchRated.Load() && pair[1].matchRated.Load(),
-		Accounts: map[string]bool{pair[0].playerID: pair[0].Account(), pair[1].playerID: pair[1].Account()},
-		Seats:    []players.Player{players.Of(pair[0].playerID, pair[0].PlayerName()), players.Of(pair[1].playerID, pair[1].PlayerName())},
-		Join:     []rooms.JoinAs{{M: pair[0], As: rooms.RolePlayer}, {M: pair[1], As: rooms.RolePlayer}}}
-	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
-	defer cancel()
-	if _, err := h.cfg.Rooms.Create(ctx, spec); err != nil {
-		perr := protocol.AsError(err)
-		other.errorTo(nil, "", perr)
-		return perr
-	}
-	h.log.Info("match found", zap.String("room", id), zap.String("game", m.Game), zap.String("variant", m.Variant))
-	return nil
+	return h.startMatch(key, other, c, c)
 }
 
 func (h *Hub) create(c *conn, m *protocol.ClientMessage) *protocol.Error {

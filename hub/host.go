@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tabuleiro/tabuleiro/protocol"
 	"github.com/tabuleiro/tabuleiro/rooms"
@@ -37,10 +38,14 @@ type Client interface {
 // and has taken the client out of this node's queues; it answers the client
 // (match.queued, or match.found and the room) itself. Cancel takes a client
 // out of the shared queues keys (it left this node's queues already: it
-// cancelled, or closed).
+// cancelled, or closed). Offer gives the shared queue again a rated
+// seeker waiting in this node's queue key, whose range widened (the
+// hub's sweep, match.go): it pairs it, or leaves it waiting and tells the
+// client nothing.
 type Matchmaker interface {
 	Find(c Client, m *protocol.ClientMessage, key QueueKey) *protocol.Error
 	Cancel(c Client, keys []QueueKey)
+	Offer(c Client, key QueueKey) *protocol.Error
 }
 
 // Hooks are what a several-nodes layer plugs into a hub (Plug). A nil
@@ -59,11 +64,20 @@ type Hooks struct {
 	Stop func()
 }
 
-// QueueKey names a quick-match queue.
-type QueueKey struct{ Game, Variant string }
+// QueueKey names a quick-match queue: casual and rated seekers wait apart.
+type QueueKey struct {
+	Game, Variant string
+	Rated         bool
+}
 
-// String is the queue's name in the store ("game/variant").
-func (k QueueKey) String() string { return k.Game + "/" + k.Variant }
+// String is the queue's name in the store ("game/variant", and
+// "game/variant/rated" for the rated one).
+func (k QueueKey) String() string {
+	if k.Rated {
+		return k.Game + "/" + k.Variant + "/rated"
+	}
+	return k.Game + "/" + k.Variant
+}
 
 // Plug makes the hub one of several nodes. Call it once, before serving.
 func (h *Hub) Plug(hk Hooks) {
@@ -103,7 +117,12 @@ func (h *Hub) Enqueue(c Client, key QueueKey) {
 		return
 	}
 	h.mu.Lock()
-	h.queues[key] = append(h.queues[key], cc)
+	if !slices.Contains(h.queues[key], cc) {
+		h.queues[key] = append(h.queues[key], cc)
+	}
+	if key.Rated {
+		h.armSweepLocked()
+	}
 	h.mu.Unlock()
 	h.LobbyChanged()
 }

@@ -110,6 +110,12 @@ type Config struct {
 	// could not answer (internal) meets the deadline: the client says it
 	// again.
 	HelloTimeout time.Duration
+	// MatchStep is how often a rated quick-match seeker's range widens
+	// (by ratings.SeekWiden) and the waiting seekers are paired again
+	// (default DefaultMatchStep, match.go); Now is the quick match's
+	// clock (default time.Now).
+	MatchStep time.Duration
+	Now       func() time.Time
 }
 
 // Defaults of the outgoing bounds: a client that stops reading holds at
@@ -138,8 +144,11 @@ type Hub struct {
 	nextID   atomic.Uint64
 	draining atomic.Bool
 
-	mu       sync.Mutex
-	closing  bool
+	mu      sync.Mutex
+	closing bool
+	// sweep pairs the rated quick-match seekers as their ranges widen
+	// (match.go): armed while any waits.
+	sweep    *time.Timer
 	conns    map[*conn]struct{}
 	byPlayer map[string]map[*conn]struct{}
 	watchers map[*conn]*watcher
@@ -204,6 +213,10 @@ func New(cfg Config) *Hub {
 	orDefault(&cfg.LobbyInterval, DefaultLobbyInterval)
 	orDefault(&cfg.MaxRooms, 100)
 	orDefault(&cfg.HelloTimeout, DefaultHelloTimeout)
+	orDefault(&cfg.MatchStep, DefaultMatchStep)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	if cfg.ClientAddr == nil {
 		cfg.ClientAddr = func(r *http.Request) netip.Addr { return netlimit.PeerAddr(r.RemoteAddr) }
 	}
@@ -420,6 +433,10 @@ func (h *Hub) Drain() {
 	h.draining.Store(true)
 	h.mu.Lock()
 	h.closing = true
+	if h.sweep != nil {
+		h.sweep.Stop()
+		h.sweep = nil
+	}
 	h.mu.Unlock()
 }
 

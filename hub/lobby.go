@@ -352,7 +352,14 @@ func (h *Hub) digest() Digest {
 func (h *Hub) queueCounts() []protocol.Queue {
 	h.mu.Lock()
 	qs := make([]protocol.Queue, 0, len(h.queues))
+	at := map[[2]string]int{} // casual and rated seekers counted together
 	for k, q := range h.queues {
+		gv := [2]string{k.Game, k.Variant}
+		if i, ok := at[gv]; ok {
+			qs[i].Waiting += len(q)
+			continue
+		}
+		at[gv] = len(qs)
 		qs = append(qs, protocol.Queue{Game: k.Game, Variant: k.Variant, Waiting: len(q)})
 	}
 	h.mu.Unlock()

@@ -4,7 +4,8 @@
 // Config.Every: in each pool, the entrants that are online, not paused and
 // under their limit of unfinished games, nearest in rating first, never the
 // same two back to back when another opponent is free, at most Config.Games
-// ladder games at once, each with the pool's clock (Clock), through
+// ladder games at once, each with the pool's clock (Clock), the first move
+// shared evenly between two bots that meet again (Seats), through
 // rooms.Manager.Create like every room made for players.
 //
 // A bot that loses Config.PauseAfter games in a row by a fault of its own
@@ -16,9 +17,9 @@
 // and runs, each bot's last opponent, streaks, pauses) and publishes what
 // the board shows (View) as an immutable value after each round. With
 // several nodes only the node that holds the ladder's lease (Config.Lead)
-// pairs; a node that takes it over starts with no streaks and no games of
-// its own, and counts the games of the ladder it finds unfinished in the
-// entrants' rooms toward nothing (they end by themselves).
+// pairs; a node that takes it over (its holder died) starts with no
+// streaks, pauses or games of its own: until the games the old holder made
+// end, up to twice Config.Games ladder games may run.
 package ladder
 
 import (
@@ -187,8 +188,10 @@ type Ladder struct {
 	stop   sync.Once
 
 	// The goroutine's state (run): no lock, nobody else touches it.
-	games   map[string]*game  // the ladder's games not finished, by room
-	last    map[string]string // each bot's opponent in its last ladder game
+	games   map[string]*game     // the ladder's games not finished, by room
+	last    map[string]string    // each bot's opponent in its last ladder game
+	first   map[[2]string]string // each pair's bot that moved first in its last game (pairKey)
+	balance map[string]int       // each bot's first moves less its second ones
 	streak  map[string]int
 	paused  map[string]bool
 	away    map[string]bool // a paused bot seen offline since its pause
@@ -232,6 +235,7 @@ func New(cfg Config) *Ladder {
 	l := &Ladder{cfg: cfg, log: cfg.Log, opened: make(chan string, 64), poke: make(chan struct{}, 1),
 		quit: make(chan struct{}), done: make(chan struct{}),
 		games: map[string]*game{}, last: map[string]string{}, streak: map[string]int{},
+		first: map[[2]string]string{}, balance: map[string]int{},
 		paused: map[string]bool{}, away: map[string]bool{}}
 	l.view.Store(&view{})
 	return l
@@ -440,11 +444,15 @@ func (l *Ladder) run() {
 	}
 }
 
-// resume ends a bot's pause: its event stream opened again.
+// resume ends a bot's pause (its event stream opened again), and its
+// streak with it. A bot not paused keeps its streak: one that crashes in
+// every game and is started again each time is still paused after
+// Config.PauseAfter of them.
 func (l *Ladder) resume(id string) {
-	if l.paused[id] {
-		l.log.Info("ladder: bot back", zap.String("bot", id))
+	if !l.paused[id] {
+		return
 	}
+	l.log.Info("ladder: bot back", zap.String("bot", id))
 	delete(l.paused, id)
 	delete(l.away, id)
 	delete(l.streak, id)
@@ -503,6 +511,10 @@ const maxRemembered = 10000
 
 // forget keeps the maps of bots bounded.
 func (l *Ladder) forget() {
+	if len(l.first) > maxRemembered || len(l.balance) > maxRemembered {
+		clear(l.first)
+		clear(l.balance)
+	}
 	if len(l.last) <= maxRemembered && len(l.streak) <= maxRemembered {
 		return
 	}
@@ -714,9 +726,33 @@ func hasOther(c []candidate, taken []bool, i, j int, last map[string]string) boo
 	return false
 }
 
-// start makes one ladder game, the seats in a random order.
+// Seats orders a ladder game's two bots: the one that moved first in the
+// pair's last game moves second now (first is that bot, "" for none), so
+// that two bots meeting again share the first move evenly, as a
+// tournament's pairs do; a pair's first game takes the bot that moved
+// first less often so far (balance: firsts less seconds), else either at
+// random (coin).
+func Seats(a, b string, first string, balance map[string]int, coin bool) [2]string {
+	switch {
+	case first == a:
+		return [2]string{b, a}
+	case first == b:
+		return [2]string{a, b}
+	case balance[a] < balance[b]:
+		return [2]string{a, b}
+	case balance[b] < balance[a], coin:
+		return [2]string{b, a}
+	}
+	return [2]string{a, b}
+}
+
+// pairKey names a pair of bots whatever their order.
+func pairKey(a, b string) [2]string { return [2]string{min(a, b), max(a, b)} }
+
+// start makes one ladder game, the seats as Seats orders them.
 func (l *Ladder) start(ctx context.Context, gv [2]string, pool string, p [2]candidate, held held) {
-	if rand.IntN(2) == 1 {
+	key := pairKey(p[0].id, p[1].id)
+	if order := Seats(p[0].id, p[1].id, l.first[key], l.balance, rand.IntN(2) == 1); order[0] != p[0].id {
 		p[0], p[1] = p[1], p[0]
 	}
 	clock := l.cfg.Clock
@@ -737,6 +773,9 @@ func (l *Ladder) start(ctx context.Context, gv [2]string, pool string, p [2]cand
 	id := spec.ID
 	l.games[id] = &game{pool: pool, bots: [2]string{p[0].id, p[1].id}}
 	l.last[p[0].id], l.last[p[1].id] = p[1].id, p[0].id
+	l.first[key] = p[0].id
+	l.balance[p[0].id]++
+	l.balance[p[1].id]--
 	held.add(id, p[0].id, p[1].id)
 	l.log.Info("ladder: game", zap.String("room", id), zap.String("pool", pool),
 		zap.String("a", p[0].name), zap.String("b", p[1].name))

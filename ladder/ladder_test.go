@@ -406,6 +406,25 @@ func TestFaultsPauseUntilTheStreamOpens(t *testing.T) {
 	if m := len(f.since(0)); m != n+1 {
 		t.Fatalf("%d games, want %d once the stream opened", m, n+1)
 	}
+	// A stream that opens while the bot is not paused keeps its streak.
+	made := f.since(n)
+	loser := slices.IndexFunc(made[0].Seats, func(p players.Player) bool { return p.ID == bot(1) })
+	f.finish(t, made[0].ID, 1-loser, rooms.ReasonAbandoned)
+	l.round()
+	l.resume(bot(1))
+	l.publish() // as the goroutine does after StreamOpened
+	if b, _ := l.Board(ctx, "orbito", "2"); entry(b, bot(1)).Streak != 1 {
+		t.Fatalf("board %+v: the streak of 1 was forgotten as the stream opened", b.Bots)
+	}
+}
+
+func entry(b Board, id string) Entry {
+	for _, e := range b.Bots {
+		if e.ID == id {
+			return e
+		}
+	}
+	return Entry{}
 }
 
 func TestBoard(t *testing.T) {
@@ -458,5 +477,51 @@ func TestShutdownStopsTheGoroutine(t *testing.T) {
 	case <-l.done:
 	default:
 		t.Fatal("the goroutine runs after Shutdown")
+	}
+}
+
+func TestSeats(t *testing.T) {
+	tests := []struct {
+		name    string
+		first   string
+		balance map[string]int
+		coin    bool
+		want    [2]string
+	}{
+		{"a first last time: b now", "a", nil, false, [2]string{"b", "a"}},
+		{"b first last time: a now", "b", map[string]int{"a": 5}, true, [2]string{"a", "b"}},
+		{"new pair: who moved first less", "", map[string]int{"a": 2, "b": -1}, false, [2]string{"b", "a"}},
+		{"new pair, even: the coin", "", map[string]int{"a": 1, "b": 1}, true, [2]string{"b", "a"}},
+		{"new pair, even: the coin's other side", "", nil, false, [2]string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		if got := Seats("a", "b", tt.first, tt.balance, tt.coin); got != tt.want {
+			t.Errorf("%s: Seats = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestRoundAlternatesTheFirstMove(t *testing.T) {
+	f := newFake()
+	ctx := context.Background()
+	online := []protocol.BotInfo{{ID: bot(1), Name: "a"}, {ID: bot(2), Name: "b"}}
+	l := newLadder(f, &online, nil)
+	_ = f.JoinLadder(ctx, "orbito/2", bot(1))
+	_ = f.JoinLadder(ctx, "orbito/2", bot(2))
+	firsts := map[string]int{}
+	for i := range 6 {
+		l.round()
+		made := f.since(i)
+		if len(made) != 1 {
+			t.Fatalf("round %d made %d games", i, len(made))
+		}
+		firsts[made[0].Seats[0].ID]++
+		if i > 0 && made[0].Seats[0].ID == f.since(i - 1)[0].Seats[0].ID {
+			t.Fatalf("game %d: %s moves first twice in a row", i, made[0].Seats[0].ID)
+		}
+		f.finish(t, made[0].ID, 0, "line")
+	}
+	if firsts[bot(1)] != 3 || firsts[bot(2)] != 3 {
+		t.Fatalf("first moves %v, want 3 each", firsts)
 	}
 }

@@ -230,14 +230,17 @@ func CheckLease(room, node string, ttl time.Duration) error {
 // per game and variant, in which a player waits until another player's
 // request pairs them. Both stores implement it.
 type Matcher interface {
-	// Match pairs e with the oldest entry of queue whose player is not
-	// e's, removing it, and returns it with true; when there is none, it
-	// queues e (once: an equal entry is replaced) and returns false. One
-	// atomic step.
+	// Match pairs e with the entry of queue that Pick chooses (for a
+	// casual request the oldest of another player; for a rated one the
+	// nearest in rating whose range and e's hold each other, at the
+	// store's time), removing it, and returns it with true; when there is
+	// none, it queues e (once: an equal entry is replaced) and returns
+	// false. One atomic step.
 	Match(ctx context.Context, queue string, e MatchEntry) (MatchEntry, bool, error)
-	// Unqueue removes e from queue; it is not an error when e is not
-	// there.
-	Unqueue(ctx context.Context, queue string, e MatchEntry) error
+	// Unqueue removes e from queue and reports whether it was there
+	// (false is not an error: another node's request took it, or it
+	// left).
+	Unqueue(ctx context.Context, queue string, e MatchEntry) (bool, error)
 }
 
 // MatchEntry is one waiting quick-match request: a connection on a node.
@@ -249,4 +252,35 @@ type MatchEntry struct {
 	// Rated: the request asks for a rated game (an account's that did not
 	// ask for a casual one); two such make a rated game.
 	Rated bool `json:"r,omitempty"`
+	// A rated request's rating in the queue's pool, when it began to
+	// wait (Unix ms) and how often its range widens (ms): Pick's rule,
+	// ratings.Accepts.
+	Rating float64 `json:"rt,omitempty"`
+	Since  int64   `json:"s,omitempty"`
+	Step   int64   `json:"st,omitempty"`
+}
+
+// Seeker is a rated entry as the rule of ratings.Accepts sees it.
+func (e MatchEntry) Seeker() ratings.Seeker {
+	return ratings.Seeker{Player: e.Player, Rating: e.Rating, Since: time.UnixMilli(e.Since), Step: time.Duration(e.Step) * time.Millisecond}
+}
+
+// Pick is the index of the entry of q (oldest first) that e pairs with at
+// now, or -1: for a casual request the oldest of another player; for a
+// rated one the nearest in rating that ratings.Accepts (the oldest of
+// equals). Both stores' Match choose so.
+func Pick(e MatchEntry, q []MatchEntry, now time.Time) int {
+	if !e.Rated {
+		for i, o := range q {
+			if o.Player != e.Player {
+				return i
+			}
+		}
+		return -1
+	}
+	seekers := make([]ratings.Seeker, len(q))
+	for i, o := range q {
+		seekers[i] = o.Seeker()
+	}
+	return ratings.Nearest(e.Seeker(), seekers, now)
 }

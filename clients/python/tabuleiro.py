@@ -829,9 +829,19 @@ def cmd_escada(args):
     try:
         _json("DELETE", caminho, bot.token)
         _diz(f"{bot.nome} saiu da escada {r['pool']}")
-        em_jogo = [f for f in getattr(bot, "fios", {}).values() if f.is_alive()]
-        if em_jogo:
-            _diz(f"a acabar {len(em_jogo)} partida(s) em curso (Ctrl-C de novo para parar já)")
+        # The games under way, and any whose start the stream tells a moment
+        # after the leaving (paired just before it): played to their end.
+        calmo, avisado = 0, False
+        while calmo < 2:
+            em_jogo = [f for f in list(getattr(bot, "fios", {}).values()) if f.is_alive()]
+            if not em_jogo:
+                calmo += 1
+                time.sleep(0.5)
+                continue
+            calmo = 0
+            if not avisado:
+                _diz("a acabar as partidas em curso (Ctrl-C de novo para parar já)")
+                avisado = True
             for f in em_jogo:
                 f.join(STREAM_TIMEOUT * 10)
     except KeyboardInterrupt:

@@ -335,10 +335,13 @@ func TestRatedQuickMatchRematchAndLobby(t *testing.T) {
 	ana.ws.Send(map[string]any{"type": "room.resign", "room": next})
 	ana.ws.State(next, func(m testserver.Msg) bool { return len(m.RatingChanges) == 2 })
 
-	// Casual, asked by one of them.
-	ana.ws.Send(map[string]any{"type": "match.find", "game": "orbito", "variant": "2", "rated": false})
-	ana.ws.Wait("match.queued", func(m testserver.Msg) bool { return true })
-	bia.ws.Send(map[string]any{"type": "match.find", "game": "orbito", "variant": "2"})
+	// Casual, asked by one of them: a rated request never meets it (the
+	// queues are apart, docs/protocol.md "Quick match"); a casual one does.
+	ana.ws.Send(map[string]any{"type": "match.find", "id": "c", "game": "orbito", "variant": "2", "rated": false})
+	ana.ws.Wait("match.queued", func(m testserver.Msg) bool { return string(m.ID) == `"c"` })
+	bia.ws.Send(map[string]any{"type": "match.find", "id": "r", "game": "orbito", "variant": "2"})
+	bia.ws.Wait("match.queued", func(m testserver.Msg) bool { return string(m.ID) == `"r"` })
+	bia.ws.Send(map[string]any{"type": "match.find", "game": "orbito", "variant": "2", "rated": false})
 	casual := bia.ws.Wait("match.found", func(m testserver.Msg) bool { return m.Room != next }).Room
 	if cs := bia.ws.StateEver(casual, nil); cs.Rated {
 		t.Fatalf("a quick match one side asked casual: %s", cs.Raw)

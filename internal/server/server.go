@@ -106,9 +106,6 @@ type Config struct {
 	// (default torneio.DefaultParallel); MaxTorneios the tournaments
 	// running at once (default torneio.DefaultMaxLive).
 	TorneioParallel, MaxTorneios int
-	// RatingsDrainEvery is how often the rater applies the rated games a
-	// node left owed (default rater.DefaultDrainEvery).
-	RatingsDrainEvery time.Duration
 	// LadderGames bounds the bot ladder's games at once (default
 	// ladder.DefaultGames); LadderEvery is the time between its rounds of
 	// pairing (default ladder.DefaultEvery); LadderClock, when not nil,
@@ -116,6 +113,9 @@ type Config struct {
 	LadderGames int
 	LadderEvery time.Duration
 	LadderClock *protocol.TimeControl
+	// RatingsDrainEvery is how often the rater applies the rated games a
+	// node left owed (default rater.DefaultDrainEvery).
+	RatingsDrainEvery time.Duration
 }
 
 // HTTPConfig bounds the HTTP side of the service. Zero values take the
@@ -193,10 +193,10 @@ type Server struct {
 	// Torneios runs the tournaments; nil when the store cannot keep
 	// them.
 	Torneios *torneio.Manager
-	// Rater applies finished rated games to the ratings (ratings/rater).
-	Rater *rater.Rater
 	// Ladder pairs the bots of the ladder (package ladder).
 	Ladder *ladder.Ladder
+	// Rater applies finished rated games to the ratings (ratings/rater).
+	Rater *rater.Rater
 	// API is the HTTP API (package httpapi).
 	API *httpapi.Server
 	// resolver names the client of a request.
@@ -280,7 +280,8 @@ func New(cfg Config) (*Server, error) {
 				h.LobbyChanged()
 			}
 		},
-		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }, func(ev rooms.GameEvent) { s.Rater.OnGame(ev) }, func(ev rooms.GameEvent) { s.Ladder.GameEnded(ev) }}})
+		OnGame: []func(rooms.GameEvent){func(ev rooms.GameEvent) { api.OnGame(ev) }, func(ev rooms.GameEvent) { s.Rater.OnGame(ev) },
+			func(ev rooms.GameEvent) { s.Ladder.GameEnded(ev) }}})
 	s.Rater = rater.New(rater.Config{Store: cfg.Store, Post: s.Rooms.PostRatings, Log: cfg.Log.Named("rater"),
 		DrainEvery: cfg.RatingsDrainEvery})
 	hubc := cfg.Hub
@@ -467,15 +468,21 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // the bot ladder among several nodes; no room's id has a '.'.
 const ladderLeaseID = "ladder.lead"
 
+// ladderLeaseTTL is the least lifetime of the ladder's lease: a node that
+// dies leaves the ladder to another within it, and a round that takes
+// longer than a few of its ticks (a busy node) does not lose it.
+const ladderLeaseTTL = 15 * time.Second
+
 // ladderLead is the ladder's Lead among several nodes: this node runs it
 // while it holds the ladder's lease, taken or renewed at each round for
-// three rounds, so that a node that dies leaves it to another within them.
+// three rounds (at least ladderLeaseTTL).
 func ladderLead(leases store.Leases, node string, every time.Duration) func(context.Context) bool {
 	if every <= 0 {
 		every = ladder.DefaultEvery
 	}
+	ttl := max(3*every, ladderLeaseTTL)
 	return func(ctx context.Context) bool {
-		_, err := leases.AcquireLease(ctx, ladderLeaseID, node, 3*every)
+		_, err := leases.AcquireLease(ctx, ladderLeaseID, node, ttl)
 		return err == nil
 	}
 }

@@ -21,11 +21,10 @@ func (s *Store) Match(ctx context.Context, queue string, e store.MatchEntry) (st
 		s.queues = map[string][]store.MatchEntry{}
 	}
 	q := s.queues[queue]
-	for i, o := range q {
-		if o.Player != e.Player {
-			s.queues[queue] = slices.Delete(q, i, i+1)
-			return o, true, nil
-		}
+	if i := store.Pick(e, q, s.matchNow()); i >= 0 {
+		o := q[i]
+		s.queues[queue] = slices.Delete(q, i, i+1)
+		return o, true, nil
 	}
 	q = slices.DeleteFunc(q, func(o store.MatchEntry) bool { return o == e })
 	s.queues[queue] = append(q, e)
@@ -33,17 +32,19 @@ func (s *Store) Match(ctx context.Context, queue string, e store.MatchEntry) (st
 }
 
 // Unqueue implements store.Matcher.
-func (s *Store) Unqueue(ctx context.Context, queue string, e store.MatchEntry) error {
+func (s *Store) Unqueue(ctx context.Context, queue string, e store.MatchEntry) (bool, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("unqueue from %s: %w", queue, err)
+		return false, fmt.Errorf("unqueue from %s: %w", queue, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	was := len(s.queues[queue])
 	q := slices.DeleteFunc(s.queues[queue], func(o store.MatchEntry) bool { return o == e })
+	removed := len(q) < was
 	if len(q) == 0 {
 		delete(s.queues, queue)
 	} else {
 		s.queues[queue] = q
 	}
-	return nil
+	return removed, nil
 }

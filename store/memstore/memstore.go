@@ -54,6 +54,16 @@ func WithIdleRoomTTL(d time.Duration) Option {
 	}
 }
 
+// WithMatchClock sets the clock a rated quick-match request's range is
+// read at (store.Pick); default time.Now. Tests move it.
+func WithMatchClock(now func() time.Time) Option {
+	return func(s *Store) {
+		if now != nil {
+			s.matchNow = now
+		}
+	}
+}
+
 // WithRecords sets the records store the saves of finished rooms write
 // their games' records to (store.Room.Record); default a NewRecords of the
 // store's own.
@@ -72,6 +82,7 @@ type Store struct {
 	roomTTL   time.Duration
 	guestTTL  time.Duration
 	now       func() time.Time
+	matchNow  func() time.Time // the quick match's (WithMatchClock)
 
 	// A mutex is fine here: this is the store's own bookkeeping, not game
 	// state, and every critical section is a few map operations (the
@@ -128,6 +139,7 @@ func New(opts ...Option) *Store {
 		roomTTL:   store.DefaultIdleRoomTTL,
 		guestTTL:  store.DefaultGuestTTL,
 		now:       time.Now,
+		matchNow:  time.Now,
 		rooms:     make(map[string]*room),
 		live:      make(map[string]time.Time),
 		players:   newIdentities(),

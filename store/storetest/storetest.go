@@ -81,6 +81,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"LeaseRelease", testLeaseRelease},
 		{"MatchPairs", testMatchPairs},
 		{"MatchConcurrent", testMatchConcurrent},
+		{"MatchRated", testMatchRated},
 		{"SeatedGuestsKeepTheirIdentity", testSeatedGuestsKept},
 		{"SeatedAccountsLast", testSeatedAccountsLast},
 		{"IdleRoomsExpire", testIdleRoomsExpire},
