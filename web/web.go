@@ -4,7 +4,9 @@
 //
 // Handler serves index.html for "/", the account page "/account", room
 // pages "/r/<room>", finished games' pages "/g/<room>", a player's games
-// "/games" and tournament pages "/t/<id>" (the client routes itself), and
+// "/games", tournament pages "/t/<id>", players' profiles "/@/<name>" and
+// the leaderboards "/leaderboard[/<game>/<variant>]" (the client routes
+// itself), and
 // the assets under "/assets/". Every response
 // carries a strict Content Security Policy that forbids inline script.
 package web
@@ -193,6 +195,38 @@ func isRoomPath(p string) bool {
 	return true
 }
 
+// isProfilePath reports whether p is a player's profile page, "/@/<name>":
+// an account's name or a player's id (a bot account's has a '.').
+func isProfilePath(p string) bool {
+	name, ok := strings.CutPrefix(p, "/@/")
+	return ok && plainID(name, 64, ".")
+}
+
+// isBoardPath reports whether p is a pool's leaderboard page,
+// "/leaderboard/<game>/<variant>".
+func isBoardPath(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/leaderboard/")
+	if !ok {
+		return false
+	}
+	game, variant, ok := strings.Cut(rest, "/")
+	return ok && plainID(game, 32, "") && plainID(variant, 32, "")
+}
+
+// plainID reports whether s is 1 to max letters, digits, '-', '_' and
+// the characters of extra.
+func plainID(s string, max int, extra string) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || strings.ContainsRune(extra, c)) {
+			return false
+		}
+	}
+	return true
+}
+
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setSecurityHeaders(w)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -203,7 +237,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	var a *asset
 	switch {
-	case p == "/" || p == "/index.html" || p == "/account" || p == "/games" || isRoomPath(p):
+	case p == "/" || p == "/index.html" || p == "/account" || p == "/games" || p == "/leaderboard" ||
+		isRoomPath(p) || isProfilePath(p) || isBoardPath(p):
 		a = h.index
 		// The page names its assets without a content hash, so every load
 		// revalidates (a 304 costs a few bytes) and a deploy is seen at once.

@@ -54,7 +54,7 @@ func TestRoutes(t *testing.T) {
 	if index.Code != 200 || !strings.HasPrefix(index.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("/: %d %q", index.Code, index.Header().Get("Content-Type"))
 	}
-	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2", "/account", "/games"} {
+	for _, p := range []string{"/r/r7Kq2", "/g/r7Kq2", "/account", "/games", "/@/ana", "/@/bot.Xy_9-z", "/leaderboard", "/leaderboard/go/9", "/leaderboard/2048/solo"} {
 		if room := get(t, h, p); room.Code != 200 || room.Body.String() != index.Body.String() {
 			t.Errorf("%s does not serve index.html: %d", p, room.Code)
 		}
@@ -76,7 +76,8 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("%s: revalidation gave %d, want 304", p, again.Code)
 		}
 	}
-	for _, p := range []string{"/nope", "/r/", "/r/a/b", "/assets/missing.js", "/r/<script>", "/g/", "/g/a/b", "/x/r7Kq2", "/games/x", "/gamesx"} {
+	for _, p := range []string{"/nope", "/r/", "/r/a/b", "/assets/missing.js", "/r/<script>", "/g/", "/g/a/b", "/x/r7Kq2", "/games/x", "/gamesx",
+		"/@/", "/@/a/b", "/@/<b>", "/leaderboard/go", "/leaderboard/go/9/x", "/leaderboard//9", "/leaderboardx"} {
 		if rec := get(t, h, p); rec.Code != 404 {
 			t.Errorf("%s: %d, want 404", p, rec.Code)
 		}
@@ -110,14 +111,17 @@ func TestGzip(t *testing.T) {
 }
 
 var (
-	refRe    = regexp.MustCompile(`(?:href|src)="([^"]+)"`)
+	refRe    = regexp.MustCompile(`<(?:link|script|img)\b[^>]*?\b(?:href|src)="([^"]+)"`)
+	styleRe  = regexp.MustCompile(`['"](/assets/[^'"]+\.css)['"]`)
 	pageRe   = regexp.MustCompile(`import\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)`)
 	importRe = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^'";]*?(?:from\s*)?['"](\.{1,2}/[^'"]+)['"]`)
 	inlineRe = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|\son[a-z]+\s*=|style="`)
 )
 
-// load walks what a browser fetches from roots: the files index.html names
-// and, recursively, the modules each script imports statically. It fails
+// load walks what a browser fetches from roots: the files index.html's
+// <link>, <script> and <img> name (not its links to other pages) and,
+// recursively, the modules each script imports statically and the
+// stylesheets it names. It fails
 // when a reference points at no embedded asset. The pages app.js imports
 // with import() are not followed: pageModules lists them.
 func load(t *testing.T, h http.Handler, roots ...string) map[string]*httptest.ResponseRecorder {
@@ -152,6 +156,10 @@ func load(t *testing.T, h http.Handler, roots ...string) map[string]*httptest.Re
 		case strings.HasSuffix(p, ".js"):
 			for _, m := range importRe.FindAllStringSubmatch(body, -1) {
 				queue = append(queue, path.Join(path.Dir(p), m[1]))
+			}
+			// A stylesheet a page links when it is shown (profile.js, useStyle).
+			for _, m := range styleRe.FindAllStringSubmatch(body, -1) {
+				queue = append(queue, m[1])
 			}
 		}
 	}

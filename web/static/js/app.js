@@ -1,7 +1,8 @@
-// Tabuleiro's browser client: the header (my games, name, sign in,
+// Tabuleiro's browser client: the header (my games, leaderboards, name, sign in,
 // language, theme, sound), the router (the lobby at /, a room at /r/<room>,
 // a finished game's page at /g/<room>, my finished games at /games, a
-// tournament at /t/<id>, a new one at /t/new, the account at /account) and
+// tournament at /t/<id>, a new one at /t/new, the account at /account, a
+// player's profile at /@/<name>, the leaderboards at /leaderboard) and
 // the name dialog.
 // Anyone can look at the lobby and play at once: the page is a guest the
 // server names (its session cookie), the name is asked for only when a
@@ -25,6 +26,8 @@ const pages = {
   torneioNew: () => import('./torneionew.js').then((m) => (main, env) => m.torneioNewView(main, env)),
   games: () => import('./mygames.js').then((m) => (main, env) => m.myGamesView(main, env)),
   account: () => import('./account.js').then((m) => (main, env) => m.accountView(main, { ...env, askName })),
+  profile: () => import('./profile.js').then((m) => (main, env, name) => m.profileView(main, env, name)),
+  leaderboard: () => import('./leaderboard.js').then((m) => (main, env, game, variant) => m.leaderboardView(main, env, game, variant)),
 };
 
 // which is the page a path shows and its arguments: [page, ...args].
@@ -36,6 +39,12 @@ function which(path) {
   if (path === '/account') return ['account'];
   const tm = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
   if (tm) return ['torneio', tm[1]];
+  // A profile: an account's name, or a player's id (a bot account's: "bot.…").
+  const pm = path.match(/^\/@\/([A-Za-z0-9_.-]{1,64})$/);
+  if (pm) return ['profile', pm[1]];
+  if (path === '/leaderboard') return ['leaderboard'];
+  const lm = path.match(/^\/leaderboard\/([a-z0-9_-]{1,32})\/([A-Za-z0-9_-]{1,32})$/);
+  if (lm) return ['leaderboard', lm[1], lm[2]];
   return ['lobby'];
 }
 
@@ -109,6 +118,7 @@ async function route() {
   const main = $('#main');
   main.replaceChildren(h('p', { class: 'loading' }, t('common.loading')));
   $('.nav-games').toggleAttribute('aria-current', location.pathname === '/games');
+  $('.nav-board').toggleAttribute('aria-current', location.pathname.startsWith('/leaderboard'));
   const env = { conn, navigate, ensureNamed };
   const [page, ...args] = which(location.pathname);
   let view;

@@ -14,6 +14,7 @@ import { away } from './presence.js';
 import { about } from './games/index.js';
 import { botsSection } from './bots.js';
 import { torneiosSection } from './torneio.js';
+import { ratingTag, ratedBadge } from './rating.js';
 
 // Live games shown with a small board (each followed "as": "watcher", which
 // the room does not count among its spectators).
@@ -114,7 +115,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('a', { href: `/r/${r.id}`, 'data-nav': '' }, `${gameName(r.game)} ${variantShort(r.game, r.variant)}`),
         others.length ? [' ', t('lobby.against'), ' ', ...playersLine(r, others)] : '',
         ' · ', h('span', { class: 'badge' }, t(r.status === 'waiting' ? 'lobby.waitingBadge' : r.adjourned ? 'lobby.adjourned' : 'lobby.playing')),
-        r.private ? [' ', h('span', { class: 'badge' }, t('lobby.privateBadge'))] : '');
+        r.private ? [' ', h('span', { class: 'badge' }, t('lobby.privateBadge'))] : '',
+        r.rated ? [' ', ratedBadge(true)] : '');
     }));
   }
   const welcomed = (ids) => { welcomeRooms = (ids || []).slice(0, 20); renderOpen(); };
@@ -171,6 +173,8 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     players.forEach((p, i) => {
       if (i) out.push(' – ');
       out.push(nameTag('span', 'inline pn', playerName(r.game, p)));
+      const rt = ratingTag(p);
+      if (rt) out.push(' ', rt);
       if (away(p)) out.push(' ', h('span', { class: 'away-mark' }, t('lobby.away')));
     });
     return out;
@@ -215,6 +219,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
           h('span', { class: 'live-sub' },
             waiting ? h('span', { class: 'badge' }, t('lobby.waitingBadge')) : t('lobby.watching', { n: r.spectators || 0 }),
             r.watch ? ` · ${t('lobby.botsOnly')}` : '',
+            r.rated ? [' · ', ratedBadge(true)] : '',
             moves ? ` · ${t('lobby.moveN', { n: moves })}` : ''),
           h('span', { class: 'live-go' }, waiting ? t('lobby.join') : t('lobby.watch')))));
   }
@@ -294,6 +299,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       level: levels.some((l) => l.id === saved.level) ? saved.level
         : levels.some((l) => l.id === about(g.id).level) ? about(g.id).level : (levels[1] || levels[0] || {}).id,
       seat: ['random', '0', '1'].includes(saved.seat) ? saved.seat : 'random',
+      rated: saved.rated !== false, // rated unless the player chose casual
     };
     const remember = () => saveChoice(g.id, choice);
     // Short names fit a phone's select ("4×4", "tradicional"); the full one is the option's title.
@@ -302,6 +308,17 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const ssel = h('select', { name: 'seat' });
     const setup = h('textarea', { name: 'setup', rows: 3, placeholder: t('lobby.setupHint'), spellcheck: 'false' });
     const priv = h('input', { type: 'checkbox', name: 'private' });
+    // Rated or casual (docs/protocol.md, "Ratings"): an account's choice,
+    // rated unless it chose casual; a guest plays casual, told how to rate.
+    const ratedBox = h('input', { type: 'checkbox', name: 'rated' });
+    ratedBox.addEventListener('change', () => { choice.rated = ratedBox.checked; remember(); });
+    const ratedHint = h('span', { class: 'rated-hint muted' });
+    const ratedRow = h('div', { class: 'rated-row' },
+      h('label', { class: 'check rated-choice' }, ratedBox, ' ', h('span', { class: 'rated-word' })), ratedHint);
+    const isAccount = () => !!(conn.me && conn.me.account);
+    // ratedOpt is what room.create and match.find say: nothing for a guest
+    // (the server's default, casual), the choice for an account.
+    const ratedOpt = () => (isAccount() ? { rated: !!choice.rated } : {});
     const nSeats = () => seats(g.id, choice.variant);
     // The server refuses a clock where it means nothing: one seat, or both
     // seats moving at once (2048 race: games/<g>.js about.clock).
@@ -319,7 +336,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const bQuick = btn('quick', 'primary', async () => {
       await ensureNamed();
       searching = { game: g.id, variant: choice.variant };
-      if (!conn.send({ type: 'match.find', game: g.id, variant: choice.variant })) { searching = null; say(t('common.offline')); return; }
+      if (!conn.send({ type: 'match.find', game: g.id, variant: choice.variant, ...ratedOpt() })) { searching = null; say(t('common.offline')); return; }
       showSearching();
     });
     const bBot = btn('computer', '', () => {
@@ -335,7 +352,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     const bFriend = btn('friend', '', () => {
       const o = opts(); if (!o) return;
       if (K) Object.assign(o, { komi: Number(komi.value), removal: removal.checked }, +hcap.value ? { handicap: +hcap.value } : {});
-      create({ ...o, opponent: 'human' });
+      create({ ...o, opponent: 'human', ...ratedOpt() });
     });
     const bSolo = btn('solo', 'primary', () => { const o = opts(); if (o) create({ ...o, opponent: 'none' }); });
     const bWatch = btn('watchBots', 'quiet', () => { const o = opts(); if (o) { delete o.clock; watchComputer({ ...o, level: choice.level }); } });
@@ -356,12 +373,24 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
       }));
     const levelBox = h('details', { class: 'levels' }, levelSummary, levelList);
 
+    function syncRated() {
+      const account = isAccount();
+      ratedRow.hidden = nSeats() !== 2;
+      ratedBox.disabled = !account;
+      ratedBox.checked = account && !!choice.rated;
+      ratedRow.querySelector('.rated-word').textContent = t('rating.ratedGame');
+      ratedHint.replaceChildren(...(account ? [t(choice.rated ? 'rating.ratedHint' : 'rating.casualHint')]
+        : [h('a', { href: '/account', 'data-nav': '' }, t('rating.guestHint'))]));
+    }
+    ratedBox.addEventListener('change', syncRated);
+    syncs.add(syncRated);
     function sync() {
       const one = nSeats() === 1;
       ssel.replaceChildren(...[['random', t('lobby.seatRandom')], ['0', seatLabel(g.id, choice.variant, 0)], ['1', seatLabel(g.id, choice.variant, 1)]]
         .map(([v, label]) => h('option', { value: v, selected: v === choice.seat }, label)));
       bQuick.hidden = one; bFriend.hidden = one; bBot.hidden = one; ssel.parentElement && (ssel.parentElement.hidden = one);
       bSolo.hidden = !one;
+      syncRated();
       csel.parentElement && (csel.parentElement.hidden = !timed());
       const kind = tOr(`level.${g.id}.${choice.level}.kind`, '');
       levelSummary.replaceChildren(h('span', { class: 'muted' }, t('lobby.level')), ' ',
@@ -377,6 +406,7 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
         h('label', {}, h('span', {}, t('lobby.variant')), vsel),
         h('label', {}, h('span', {}, t('lobby.clock')), csel)),
       h('div', { class: 'actions' }, bQuick, bBot, bFriend, bSolo),
+      ratedRow,
       levelBox,
       h('details', { class: 'more' }, h('summary', {}, t('lobby.rulesMore')),
         h('ul', { class: 'rules' }, ...gameRules(g.id).map((x) => h('li', {}, x))),
@@ -391,7 +421,10 @@ export function lobbyView(main, { conn, navigate, ensureNamed }) {
     return card;
   }
 
+  const syncs = new Set(); // each card's rated choice, again when the page learns who it is
+  offs.push(conn.on('me', () => syncs.forEach((f) => f())));
   function renderCards() {
+    syncs.clear();
     cards.replaceChildren();
     if (!games().length) { cards.append(h('p', { class: 'error' }, t('lobby.noGames'))); return; }
     for (const g of games()) cards.append(gameCard(g));

@@ -22,6 +22,14 @@ export function entrantName(game, e) {
   return e.name && e.name !== e.player ? personName(e.name) : t('torneio.player', { id: e.player });
 }
 
+// entrantNode is entrantName, a link to the profile of a person or a bot
+// account (/@/<id>: the profile page finds a player by id too).
+function entrantNode(game, e) {
+  const id = e.level ? '' : e.bot || e.player || '';
+  const name = entrantName(game, e);
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(id) ? h('a', { href: `/@/${id}`, 'data-nav': '', class: 'profile-link' }, name) : name;
+}
+
 // share prints a standing's share of wins as the seed does: a percentage.
 const share = (s) => `${num(s.share)}\u00a0%`;
 
@@ -123,7 +131,7 @@ export function torneioView(main, id, { conn }) {
     standingsSec.hidden = waiting || v.status === 'cancelled';
     gamesSec.hidden = !v.games.length;
     entrants.replaceChildren(...v.entrants.map((e, i) => h('li', { dataset: { entrant: String(i), invite: e.invite || '' } },
-      h('span', { class: 'entrant-name' }, entrantName(v.game, e)),
+      h('span', { class: 'entrant-name' }, entrantNode(v.game, e)),
       e.invite ? h('span', { class: `badge invite-${e.invite}` }, t(`torneio.invite.${e.invite}`)) : null)));
     // Ranked as the server ranks them (rank, then the entrants' order).
     const order = v.standings.map((s, i) => i).sort((a, b) => (v.standings[a].rank || 0) - (v.standings[b].rank || 0) || a - b);
@@ -136,7 +144,7 @@ export function torneioView(main, id, { conn }) {
         const s = v.standings[i];
         return h('tr', { dataset: { entrant: String(i), rank: String(s.rank || '') } },
           h('td', { class: 'rank', dataset: { k: 'rank' } }, s.rank ? num(s.rank) : ''),
-          h('th', { scope: 'row' }, entrantName(v.game, s)),
+          h('th', { scope: 'row' }, entrantNode(v.game, s)),
           h('td', { dataset: { k: 'played' } }, num(s.played)), h('td', { dataset: { k: 'won' } }, num(s.won)),
           h('td', { dataset: { k: 'drawn' } }, num(s.drawn)), h('td', { dataset: { k: 'lost' } }, num(s.lost)),
           h('td', { dataset: { k: 'points' } }, num(s.points || 0)),

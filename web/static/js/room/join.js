@@ -20,7 +20,9 @@ export function joinView(ctx) {
     const given = (conn.player && conn.player.name) || store.name || '';
     const shown = isGuestName(given) ? personName(given) : given;
     const name = h('input', { name: 'name', maxlength: 32, autocomplete: 'nickname', value: shown });
-    const play = h('button', { type: 'button', class: 'primary' }, t('join.play'));
+    // A rated game seats accounts only: a guest is shown the way to one.
+    const guest = M.rated(m) && !(conn.me && conn.me.account);
+    const play = h('button', { type: 'button', class: 'primary', disabled: guest }, t('join.play'));
     play.addEventListener('click', async () => {
       play.disabled = true;
       const want = name.value.trim().slice(0, 32);
@@ -30,7 +32,8 @@ export function joinView(ctx) {
     });
     el.append(
       h('p', {}, ...(host ? tNodes('join.invited', { name: nameTag('span', 'inline', personName(host.name)), game: gameName(m.st.game) }) : [t('join.free', { game: gameName(m.st.game) })])),
-      h('label', { class: 'join-name' }, h('span', {}, t('join.name')), name), play);
+      h('label', { class: 'join-name' }, h('span', {}, t('join.name')), name), play,
+      guest ? h('p', { class: 'rated-note' }, h('a', { href: '/account', 'data-nav': '' }, t('rating.joinGuest'))) : null);
   }
 
   return { el, render, relabel() { el.replaceChildren(); } };

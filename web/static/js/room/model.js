@@ -480,3 +480,43 @@ export const spectatorsApart = (m) => !!m.st && m.joined && !isPlayer(m) && live
 // downloadable: the record's files are offered (a finished game whose
 // record came).
 export const downloadable = (m) => m.records.status === 'loaded' && !!m.st && m.st.status === 'finished';
+
+// ---------- ratings ----------
+
+// rated: true for a rated game (its state's or record's `rated`), false
+// for a casual one, null where none can be rated (one seat, bots alone).
+export function rated(m) {
+  if (!m.st) return null;
+  const rec = m.records.status === 'loaded' ? m.records.record : null;
+  if (m.st.rated || (rec && rec.rated)) return true;
+  if (seatCount(m) < 2 || m.st.watch) return null;
+  return false;
+}
+
+// ratingChanges is each seat's change by this finished game, by seat
+// ({seat, before, after, diff, provisional?}), null until it was rated:
+// room.state's `ratingChanges` (after the finish), or the record's `ratings`.
+export function ratingChanges(m) {
+  if (!m.st || m.st.status !== 'finished') return null;
+  let list = Array.isArray(m.st.ratingChanges) && m.st.ratingChanges.length ? m.st.ratingChanges : null;
+  const rec = m.records.status === 'loaded' ? m.records.record : null;
+  if (!list && rec && Array.isArray(rec.ratings) && rec.ratings.length) list = rec.ratings;
+  if (!list) return null;
+  const out = [];
+  for (const c of list) {
+    if (!c || !Number.isInteger(c.seat) || c.seat < 0 || c.seat >= seatCount(m) || typeof c.diff !== 'number') continue;
+    out[c.seat] = { seat: c.seat, before: c.before, after: c.after, diff: c.diff, provisional: c.provisional };
+  }
+  return out.length ? out : null;
+}
+
+// seatRating is seat k's rating beside its name: after the game with its
+// change once rated, else the one it sat with; null for none.
+export function seatRating(m, k) {
+  const p = playerAt(m, k);
+  const ch = ratingChanges(m);
+  const c = ch && ch[k];
+  if (c && typeof c.after === 'number') return { rating: c.after, provisional: !!(c.provisional ?? (p && p.provisional)), diff: c.diff };
+  if (p && typeof p.rating === 'number' && p.rating > 0) return { rating: p.rating, provisional: !!p.provisional, diff: null };
+  return null;
+}

@@ -9,6 +9,7 @@ import { about } from '../games/index.js';
 import * as sound from '../sound.js';
 import * as M from './model.js';
 import { seatWord } from './words.js';
+import { nameLink, ratingTag, diffTag } from '../rating.js';
 
 const LOW_TIME = 10000;
 
@@ -19,6 +20,13 @@ function seatMark(m, k) {
   return s('svg', { viewBox: '-12 -12 24 24', class: 'seat-mark', 'aria-hidden': 'true' },
     k === 0 ? [s('circle', { r: 10, class: 'disc x' }), s('path', { d: 'M-4 -4L4 4M4 -4L-4 4', class: 'sym x' })]
       : [s('circle', { r: 10, class: 'disc o' }), s('circle', { r: 4.5, class: 'sym o' })]);
+}
+
+// ratingView: seat k's rating, and its change at the end of a rated game.
+function ratingView(m, k) {
+  const r = M.seatRating(m, k);
+  if (!r) return null;
+  return h('span', { class: 'seat-rating' }, ratingTag(r), r.diff != null ? diffTag(r.diff) : null);
 }
 
 export function playersView(ctx) {
@@ -33,7 +41,8 @@ export function playersView(ctx) {
       h('li', { class: `player${turn ? ' turn' : ''}${state === 'offline' ? ' gone' : ''}${p ? '' : ' empty'}`, dataset: { seat: k } },
         seatMark(m, k),
         h('span', { class: 'pline' },
-          nameTag('span', 'pname', p ? playerName(st.game, p) : t('room.emptySeat')),
+          p ? nameLink('pname', playerName(st.game, p), p) : nameTag('span', 'pname', t('room.emptySeat')),
+          ratingView(m, k),
           you ? h('span', { class: 'tag you' }, t('room.you')) : null),
         h('span', { class: 'clock', dataset: { seat: k } }),
         h('span', { class: 'pline small' },

@@ -3,17 +3,20 @@
 // the way to the finished game's review under it (one click, for players
 // and spectators), the first move's countdown, the page's title, and the
 // rules.
-import { h } from '../dom.js';
+import { h, nameTag } from '../dom.js';
 import { t, tNodes, has, num } from '../i18n.js';
 import { gameName, gameRules, variantShort, reasonText } from '../labels.js';
 import { about } from '../games/index.js';
 import * as M from './model.js';
 import { whoNode, seatWord } from './words.js';
+import { playerName } from '../labels.js';
+import { ratedBadge, diffTag, ratingText } from '../rating.js';
 
 export function statusView() {
   const back = h('a', { href: '/', 'data-nav': '', class: 'back' }, t('room.back'));
   const title = h('h1', { class: 'room-title' }, t('common.loading'));
-  const head = h('div', { class: 'room-head' }, back, title);
+  const badge = h('span', { class: 'room-rated' });
+  const head = h('div', { class: 'room-head' }, back, title, badge);
   const status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const abort = h('p', { class: 'abort-countdown', hidden: true, 'aria-live': 'polite' });
   const reviewLink = h('a', { class: 'button primary review-link', 'data-nav': '', href: '/' }, t('room.review'));
@@ -54,9 +57,27 @@ export function statusView() {
     return { head, why, text: head.map((x) => (typeof x === 'string' ? x : x.textContent)).join('') };
   }
 
+  // changesLine: "Ratings: Ana 1512 +12 · Bia 1488 −12".
+  function changesLine(m) {
+    const ch = M.ratingChanges(m);
+    if (!ch) return null;
+    const parts = [];
+    for (const c of ch) {
+      if (!c) continue;
+      const p = M.playerAt(m, c.seat);
+      if (parts.length) parts.push(' · ');
+      parts.push(h('span', { class: 'rating-change', dataset: { seat: c.seat } },
+        nameTag('span', 'inline', p ? playerName(m.st.game, p) : seatWord(m, c.seat)), ' ',
+        h('span', { class: 'rating' }, ratingText(c.after, M.seatRating(m, c.seat)?.provisional)), ' ', diffTag(c.diff)));
+    }
+    return h('span', { class: 'rating-changes' }, h('span', { class: 'rating-changes-label' }, t('rating.changes')), ' ', ...parts);
+  }
+
   function render(m) {
     if (labelled !== `${m.st.game} ${m.st.variant}`) label(m);
     const st = m.st;
+    const r = M.rated(m);
+    badge.replaceChildren(...(r == null ? [] : [ratedBadge(r)]));
     status.className = 'status';
     tick(m); // at once: a finished or moved game shows no countdown, not for up to a tick
     const to = M.review(m);
@@ -65,7 +86,7 @@ export function statusView() {
     if (st.status === 'finished') {
       const { head: hd, why, text } = resultText(m);
       status.classList.add('result');
-      status.replaceChildren(h('strong', {}, ...hd), ...(why.length ? [' — ', ...why] : []));
+      status.replaceChildren(h('strong', {}, ...hd), ...(why.length ? [' — ', ...why] : []), changesLine(m) || '');
       document.title = `${text} — Tabuleiro`;
       return;
     }
