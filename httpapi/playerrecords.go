@@ -28,10 +28,13 @@ const (
 
 // gameSummary is one game of a player's list.
 type gameSummary struct {
-	Room    string           `json:"room"`
-	Game    string           `json:"game"`
-	Variant string           `json:"variant"`
-	Private bool             `json:"private,omitempty"`
+	Room    string `json:"room"`
+	Game    string `json:"game"`
+	Variant string `json:"variant"`
+	Private bool   `json:"private,omitempty"`
+	// Rated marks a rated game; Ratings are its changes once applied.
+	Rated   bool             `json:"rated,omitempty"`
+	Ratings []recordRating   `json:"ratings,omitempty"`
 	Players []players.Seated `json:"players"`
 	Moves   int              `json:"moves"`
 	Result  *protocol.Result `json:"result"`
@@ -120,7 +123,11 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 		if rec.Private && !own {
 			continue // not in a public index: a safeguard
 		}
-		out.Records = append(out.Records, summarize(rec, ref.Ended))
+		g := summarize(rec, ref.Ended)
+		if g.Rated {
+			g.Ratings = s.recordRatings(ctx, rec.Room)
+		}
+		out.Records = append(out.Records, g)
 	}
 	if len(refs) == limit {
 		next := refs[len(refs)-1].Ended.UnixMilli()
@@ -138,7 +145,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) {
 
 // summarize is the list entry of a record.
 func summarize(rec *records.Record, ended time.Time) gameSummary {
-	g := gameSummary{Room: rec.Room, Game: rec.Game, Variant: rec.Variant, Private: rec.Private,
+	g := gameSummary{Room: rec.Room, Game: rec.Game, Variant: rec.Variant, Private: rec.Private, Rated: rec.Rated,
 		Players: make([]players.Seated, len(rec.Players)), Moves: len(rec.Moves), Ended: ended.UnixMilli()}
 	for i, p := range rec.Players {
 		if p.Name == "" && p.Bot != "" {

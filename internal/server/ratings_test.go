@@ -157,6 +157,19 @@ func TestRatedGameOverWebSocket(t *testing.T) {
 		if code := s.GetJSON(t, "/api/records/"+room, &rec); code != http.StatusOK || !rec.Rated || len(rec.Ratings) != 2 {
 			t.Fatalf("GET /api/records/%s: %d %+v, want rated with two changes", room, code, rec)
 		}
+		// The players' lists of games say it too, with the changes.
+		var games struct {
+			Records []struct {
+				Room    string `json:"room"`
+				Rated   bool   `json:"rated"`
+				Ratings []struct{ Seat, Before, After, Diff int }
+			}
+		}
+		if code := s.GetJSON(t, "/api/players/"+first.id+"/records", &games); code != http.StatusOK || len(games.Records) != 1 ||
+			games.Records[0].Room != room || !games.Records[0].Rated || len(games.Records[0].Ratings) != 2 ||
+			games.Records[0].Ratings[0] != rec.Ratings[0] {
+			t.Fatalf("GET /api/players/%s/records: %d %+v, want the rated game with its changes %+v", first.id, code, games, rec.Ratings)
+		}
 		var hist struct {
 			Pool   string
 			Points []struct {
