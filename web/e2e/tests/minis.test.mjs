@@ -63,9 +63,14 @@ test('the lobby draws a small live board of every game', async () => {
     if (g.game === 'queens') assert.equal(await mini.locator('circle.m-o').count(), 1, 'the queen is the second seat\'s (owners)');
     for (const size of [PHONE, DESKTOP]) {
       await v.page.setViewportSize(size);
-      await mini.scrollIntoViewIfNeeded();
-      const box = await mini.boundingBox();
-      assert.ok(box && box.width > 40 && box.height > 40, `${g.game}'s small board is ${box && `${box.width}x${box.height}`} at ${size.width}`);
+      // A lobby push may redraw the card between two calls (a null box
+      // for the node it replaced): measure again until the new one is in.
+      let box = null;
+      await waitFor(async () => {
+        await mini.scrollIntoViewIfNeeded();
+        box = await mini.boundingBox();
+        return box && box.width > 40 && box.height > 40;
+      }, `${g.game}'s small board larger than 40x40 at ${size.width}`);
       assert.ok(box.x >= 0 && box.x + box.width <= size.width, `${g.game}'s small board runs off a ${size.width}px screen`);
     }
     await v.page.setViewportSize(PHONE);
