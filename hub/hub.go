@@ -148,7 +148,9 @@ type Hub struct {
 	closing bool
 	// sweep pairs the rated quick-match seekers as their ranges widen
 	// (match.go): armed while any waits.
-	sweep    *time.Timer
+	sweep *time.Timer
+	// sweeping is set while sweepRated runs (it arms the next sweep).
+	sweeping bool
 	conns    map[*conn]struct{}
 	byPlayer map[string]map[*conn]struct{}
 	watchers map[*conn]*watcher

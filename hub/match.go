@@ -94,10 +94,10 @@ func (h *Hub) pairLocked(c *conn, key QueueKey) (other *conn) {
 	return other
 }
 
-// armSweepLocked starts the sweep timer unless it runs or the hub closes.
-// Under h.mu.
+// armSweepLocked starts the sweep timer unless it is armed, a sweep runs
+// (it arms the next one when it ends) or the hub closes. Under h.mu.
 func (h *Hub) armSweepLocked() {
-	if h.sweep == nil && !h.closing {
+	if h.sweep == nil && !h.sweeping && !h.closing {
 		h.sweep = time.AfterFunc(h.cfg.MatchStep, h.sweepRated)
 	}
 }
@@ -105,7 +105,9 @@ func (h *Hub) armSweepLocked() {
 // sweepRated pairs the rated seekers whose ranges widened enough (the
 // sweep timer's function), then arms the timer again while any waits.
 // With several nodes it offers this node's rated seekers to the shared
-// queue again instead.
+// queue again instead. The next sweep is armed only once this one's
+// rooms and offers (store calls) are done, so a slow store never has
+// sweeps pile up, one more goroutine every step.
 func (h *Hub) sweepRated() {
 	shared := h.hooks().Match
 	type match struct {
@@ -119,6 +121,7 @@ func (h *Hub) sweepRated() {
 	)
 	h.mu.Lock()
 	h.sweep = nil
+	h.sweeping = true
 	now := h.now()
 	for key, q := range h.queues {
 		if !key.Rated {
@@ -151,13 +154,8 @@ func (h *Hub) sweepRated() {
 			h.queues[key] = q
 		}
 	}
-	for key := range h.queues {
-		if key.Rated {
-			h.armSweepLocked()
-			break
-		}
-	}
 	h.mu.Unlock()
+	defer h.rearmSweep()
 	if len(found) > 0 {
 		h.LobbyChanged()
 	}
@@ -170,6 +168,19 @@ func (h *Hub) sweepRated() {
 		}
 		if perr := shared.Offer(c, keys[i]); perr != nil {
 			c.errorTo(nil, "", perr)
+		}
+	}
+}
+
+// rearmSweep ends a sweep: it arms the next one while rated seekers wait.
+func (h *Hub) rearmSweep() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sweeping = false
+	for key := range h.queues {
+		if key.Rated {
+			h.armSweepLocked()
+			return
 		}
 	}
 }
