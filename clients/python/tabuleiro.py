@@ -763,17 +763,25 @@ def _adaptador(jogo, caminho, estrategia, mod=None):
     return a
 
 
-def cmd_projeto(args):
-    """tabuleiro.py projeto: one project file as one bot account."""
+def _projeto(args, ficheiro):
+    """The adapter of a project's file for the command's game and strategy,
+    with the strategy's name; or the command's exit code, the reason said."""
     estrategia = args.estrategia or ESTRATEGIA.get(args.jogo)
     if not estrategia:
         _diz(f"--estrategia é obrigatória para {args.jogo} (o nome da função que escolhe a jogada).")
-        return 2
+        return None, None, 2
     try:
-        a = _adaptador(args.jogo, args.ficheiro, estrategia)
+        return _adaptador(args.jogo, ficheiro, estrategia), estrategia, 0
     except FalhaProjeto as f:
-        _diz(f"{args.ficheiro}: {f.texto}")
-        return 1
+        _diz(f"{ficheiro}: {f.texto}")
+        return None, None, 1
+
+
+def cmd_projeto(args):
+    """tabuleiro.py projeto: one project file as one bot account."""
+    a, estrategia, erro = _projeto(args, args.ficheiro)
+    if a is None:
+        return erro
     bot = Bot(args.servidor, args.token)
     j = Jogador(bot, a, args.limite)
     _diz(f"{bot.nome} ({bot.id}) joga {args.jogo} com {os.path.basename(args.ficheiro)} ({estrategia}): à espera de partidas")
@@ -800,15 +808,9 @@ def cmd_escada(args):
         return 2
     bot = Bot(args.servidor, args.token)
     if args.projeto:
-        estrategia = args.estrategia or ESTRATEGIA.get(args.jogo)
-        if not estrategia:
-            _diz(f"--estrategia é obrigatória para {args.jogo} (o nome da função que escolhe a jogada).")
-            return 2
-        try:
-            a = _adaptador(args.jogo, args.projeto, estrategia)
-        except FalhaProjeto as f:
-            _diz(f"{args.projeto}: {f.texto}")
-            return 1
+        a, estrategia, erro = _projeto(args, args.projeto)
+        if a is None:
+            return erro
         partida = Jogador(bot, a, args.limite).partida
         quem = f"{os.path.basename(args.projeto)} ({estrategia})"
     else:
