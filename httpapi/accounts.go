@@ -226,9 +226,17 @@ func (s *Server) newGuest(w http.ResponseWriter, r *http.Request) {
 			s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "this old guest cannot move to a session"))
 			return
 		}
-		if s.signedIn(ctx, w, r, p, false) {
-			writeJSON(w, http.StatusOK, meOf(p))
+		secret, _, err := s.players.MoveToSession(ctx, p)
+		switch {
+		case errors.Is(err, players.ErrMoved):
+			s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeConflict, "this guest's token was moved to a session already: it moves once"))
+			return
+		case err != nil:
+			s.accountError(w, err)
+			return
 		}
+		s.setCookie(w, r, players.SessionCookie, secret, s.players.SessionTTL())
+		writeJSON(w, http.StatusOK, meOf(p))
 		return
 	}
 	if ck, err := r.Cookie(players.SessionCookie); err == nil {
@@ -296,8 +304,16 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		s.accountError(w, err)
 		return
 	}
-	if guest.byCookie {
-		_ = s.players.Store().DeleteSession(ctx, guest.session.Hash) // the guest's: a new one for the account
+	if guest.ID != "" {
+		// Every session of the guest ends, this browser's included (a new
+		// one for the account below), and so does every WebSocket of the
+		// guest but this browser's: someone else who knew the guest (its
+		// token, a session minted from it) is not let into the account.
+		if err := s.players.EndSessions(ctx, a.ID, ""); err != nil {
+			s.log.Warn("account made: the guest's sessions", zap.String("player", a.ID), zap.Error(err))
+		}
+		mine := guest.session.Hash
+		s.Hub.SignOut(a.ID, func(hash string) bool { return !guest.byCookie || hash != mine })
 	}
 	s.Hub.BecameAccount(a.ID, a.Name)
 	s.log.Info("account made", zap.String("player", a.ID), zap.Bool("from guest", guest.ID != ""))

@@ -169,6 +169,17 @@ func (d *Directory) StartSession(ctx context.Context, playerID string) (string, 
 	return secret, s, nil
 }
 
+// MoveToSession gives the guest g (found by its token) its one session
+// cookie: the token moves into a cookie once (ErrMoved after), so that
+// someone else who knows the token cannot keep a session of the guest
+// (docs/protocol.md, "What an attacker cannot do").
+func (d *Directory) MoveToSession(ctx context.Context, g Identity) (string, Session, error) {
+	if err := d.cfg.Store.MoveToSession(ctx, g.ID); err != nil {
+		return "", Session{}, err
+	}
+	return d.StartSession(ctx, g.ID)
+}
+
 // BySession returns the player of the session whose secret is secret, and
 // the session, renewed if it was last renewed a day ago or more.
 // ErrNotFound when there is none, it has expired, or its player is gone.

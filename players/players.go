@@ -107,6 +107,10 @@ var (
 	// ErrRetired: the token is a guest's who became an account; the
 	// account signs in with its name and password.
 	ErrRetired = errors.New("this guest is now an account: sign in")
+	// ErrMoved: the guest's token was moved into a session cookie once
+	// already (MoveToSession); it moves no more, so that whoever else
+	// knows it cannot mint a session of the guest.
+	ErrMoved = errors.New("this guest's token was moved to a session already")
 	// ErrTooManyBots: the owner has its most bots already.
 	ErrTooManyBots = errors.New("too many bots")
 )

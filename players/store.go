@@ -46,6 +46,12 @@ type Identities interface {
 	// kept under it; ids it does not know are left out. At most
 	// MaxNameLookups ids, in one round trip; it renews nothing.
 	PlayerNames(ctx context.Context, ids []string) (map[string]string, error)
+	// MoveToSession claims the one move of the guest id's token into a
+	// session cookie (POST /api/guest with the token): nil the first
+	// time, ErrMoved every time after, ErrNotFound when no guest is kept
+	// under id. The claim lives and expires with the identity and
+	// survives a SavePlayer (a rename).
+	MoveToSession(ctx context.Context, id string) error
 }
 
 // MaxNameLookups bounds the ids of one PlayerNames call (a tournament's

@@ -46,6 +46,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Bots", false, testBots},
 		{"PlayerNames", false, testPlayerNames},
 		{"BotsOpen", false, testBotsOpen},
+		{"MoveToSessionOnce", false, testMoveToSession},
 		{"Accounts", false, testAccounts},
 		{"AccountNameTakenWithoutCase", false, testNameTaken},
 		{"AccountNameOneOfMany", false, testNameConcurrent},
@@ -755,5 +756,37 @@ func testBotsOpen(t *testing.T, s players.Store) {
 	}
 	if _, err := b.BotsOpen(ctx, make([]string, players.MaxNameLookups+1)); err == nil {
 		t.Errorf("BotsOpen of %d ids: no error", players.MaxNameLookups+1)
+	}
+}
+
+// testMoveToSession checks that a guest's token moves into a session once:
+// the second claim is ErrMoved, a rename keeps the claim, and neither an
+// unknown id nor an account can be claimed.
+func testMoveToSession(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	g := guest("hash-move", "Kate")
+	mustSavePlayer(t, s, g, false)
+	if err := s.MoveToSession(ctx, g.ID); err != nil {
+		t.Fatalf("the first MoveToSession: %v", err)
+	}
+	if err := s.MoveToSession(ctx, g.ID); !errors.Is(err, players.ErrMoved) {
+		t.Fatalf("the second MoveToSession: %v, want ErrMoved", err)
+	}
+	g.Name = "Kate Lima"
+	mustSavePlayer(t, s, g, false) // a rename
+	if err := s.MoveToSession(ctx, g.ID); !errors.Is(err, players.ErrMoved) {
+		t.Fatalf("MoveToSession after a rename: %v, want ErrMoved", err)
+	}
+	other := guest("hash-other", "Bia")
+	mustSavePlayer(t, s, other, false)
+	if err := s.MoveToSession(ctx, other.ID); err != nil {
+		t.Fatalf("another guest's first MoveToSession: %v", err)
+	}
+	if err := s.MoveToSession(ctx, players.GuestID("hash-nobody")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("MoveToSession of nobody: %v, want ErrNotFound", err)
+	}
+	a := account(t, s, "hash-acct", "conta")
+	if err := s.MoveToSession(ctx, a.ID); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("MoveToSession of an account: %v, want ErrNotFound", err)
 	}
 }

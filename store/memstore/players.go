@@ -36,6 +36,9 @@ type ident struct {
 	// open is a bot account's setting "open to tournaments", kept with
 	// its identity.
 	open bool
+	// moved: the guest's token was moved into a session cookie
+	// (MoveToSession).
+	moved bool
 }
 
 // name is an account's name, or a closed account's held until until.
@@ -174,7 +177,7 @@ func (s *Store) SavePlayer(ctx context.Context, p players.Identity, lasting bool
 	}
 	g := &ident{p: players.Identity{ID: p.ID, Name: p.Name, TokenHash: p.TokenHash, Owner: p.Owner}}
 	if old := s.identLocked(p.ID, now); old != nil {
-		g.open = old.open // a rename keeps the settings, and the owner
+		g.open, g.moved = old.open, old.moved // a rename keeps the settings, and the owner
 		if g.p.Owner == "" {
 			g.p.Owner = old.p.Owner
 		}
@@ -238,6 +241,25 @@ func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]strin
 		}
 	}
 	return out, nil
+}
+
+// MoveToSession implements players.Identities.
+func (s *Store) MoveToSession(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("move %s to a session: %w", id, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.identLocked(id, now)
+	switch {
+	case g == nil || g.p.Account() || g.p.TokenHash == "":
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrNotFound)
+	case g.moved:
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrMoved)
+	}
+	g.moved = true
+	return nil
 }
 
 // AddBot implements players.Bots.

@@ -221,6 +221,30 @@ func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]strin
 	return out, nil
 }
 
+// moveToSessionScript: KEYS the identity. 1 when the guest's token had
+// not moved (it is marked moved now: the field lives and expires with the
+// hash), 0 when it had, -1 when there is no guest.
+var moveToSessionScript = redis.NewScript(`
+if redis.call('HEXISTS', KEYS[1], 'token') == 0 or redis.call('HEXISTS', KEYS[1], 'password') == 1 then
+  return -1
+end
+return redis.call('HSETNX', KEYS[1], 'moved', '1')
+`)
+
+// MoveToSession implements players.Identities in one script.
+func (s *Store) MoveToSession(ctx context.Context, id string) error {
+	n, err := moveToSessionScript.Run(ctx, s.c, []string{s.PlayerKey(id)}).Int()
+	switch {
+	case err != nil:
+		return fmt.Errorf("move %s to a session: %w", id, s.refused(err))
+	case n < 0:
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrNotFound)
+	case n == 0:
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrMoved)
+	}
+	return nil
+}
+
 // addBotScript: KEYS the owner's bots; ARGV the bot id, the bot (JSON), the
 // most bots, the TTL in ms (0: lasting). Adds the bot unless the owner has
 // the most already (returns 0), and renews the list's expiry.
