@@ -124,7 +124,7 @@ func (d *Directory) NewGuest(ctx context.Context, name string) (Identity, string
 // that cannot answer says no: the name is checked again when it matters,
 // at CreateAccount).
 func (d *Directory) accountHas(ctx context.Context, name, id string) bool {
-	a, err := d.cfg.Store.AccountByName(ctx, name)
+	a, err := d.cfg.Store.AccountByKey(ctx, NameKey(name))
 	return err == nil && a.ID != id
 }
 
@@ -267,11 +267,12 @@ type Attempt struct {
 // the password; a wrong name and a wrong password are one error
 // (ErrBadCredentials) and cost the same.
 func (d *Directory) SignIn(ctx context.Context, name, password string, from Attempt) (Identity, error) {
-	a, err := d.cfg.Store.AccountByName(ctx, name)
+	key := NameKey(name) // once, for the lookup and the limits
+	a, err := d.cfg.Store.AccountByKey(ctx, key)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Identity{}, err
 	}
-	if err := d.check(ctx, a, name, password, from); err != nil {
+	if err := d.check(ctx, a, key, password, from); err != nil {
 		return Identity{}, err
 	}
 	return a, nil
@@ -280,16 +281,13 @@ func (d *Directory) SignIn(ctx context.Context, name, password string, from Atte
 // Confirm checks the account's own password (a password change, a
 // closing) under the limits of SignIn.
 func (d *Directory) Confirm(ctx context.Context, a Identity, password string, from Attempt) error {
-	return d.check(ctx, a, a.Name, password, from)
+	return d.check(ctx, a, NameKey(a.Name), password, from)
 }
 
 // check is SignIn's limits and password check for the account a (the zero
-// Identity when name has none).
-func (d *Directory) check(ctx context.Context, a Identity, name, password string, from Attempt) error {
-	if len(name) > AccountNameMax {
-		name = name[:AccountNameMax]
-	}
-	keys := []string{"addr:" + from.Addr, "name:" + NameKey(name)}
+// Identity when the name whose NameKey is key has none).
+func (d *Directory) check(ctx context.Context, a Identity, key, password string, from Attempt) error {
+	keys := []string{"addr:" + from.Addr, "name:" + key}
 	counts, err := d.cfg.Store.FailureCounts(ctx, keys)
 	if err != nil {
 		return err

@@ -83,8 +83,26 @@ func CheckAccountName(name string) error {
 	return nil
 }
 
-// NameKey is the form in which names are compared: without case.
-func NameKey(name string) string { return strings.ToLower(name) }
+// NameKey is the one form in which names are compared, computed once from
+// the whole name: an account's name (CheckAccountName: ASCII) in lower
+// case (ASCII's, so that no other script's letter folds into it, as
+// U+212A KELVIN SIGN does into "k" under Unicode's lower case), and for
+// any other name a key no account has ("#" and a hash of the whole name,
+// so that it stays short). The account lookup (Accounts.AccountByKey) and
+// the per-name limit of failed sign-ins both use it: a sign-in name that
+// is not an account's shape is simply a wrong name.
+func NameKey(name string) string {
+	if CheckAccountName(name) != nil {
+		return "#" + HashToken("name\x00" + name)[:32]
+	}
+	b := []byte(name)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
 
 // CheckPassword checks a new password of the account name: at least
 // PasswordMin characters, at most PasswordMaxBytes bytes, and not the name

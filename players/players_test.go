@@ -59,8 +59,38 @@ func TestAccountNames(t *testing.T) {
 			t.Errorf("CheckAccountName(%q) = %v, not ErrBadName", tc.name, err)
 		}
 	}
-	if NameKey("Ana_LIMA") != NameKey("ana_lima") {
-		t.Error("NameKey is not without case")
+	if NameKey("Ana_LIMA") != NameKey("ana_lima") || NameKey("Ana_LIMA") != "ana_lima" {
+		t.Error("NameKey is not an account name in ASCII's lower case")
+	}
+}
+
+// TestNameKey: one key from the whole name; a name that is no account's
+// shape (another script's letters, too long, spaces) never gets an
+// account's key, and two such names get two keys.
+func TestNameKey(t *testing.T) {
+	kate := NameKey("kate")
+	for _, tc := range []struct {
+		name string
+		same bool // the key is kate's
+	}{
+		{"kate", true}, {"KATE", true}, {"Kate", true},
+		{"\u212Aate", false}, // KELVIN SIGN, "k" under Unicode's lower case
+		{"\u212AATE", false},
+		{"k\u0430te", false},                // Cyrillic a
+		{"\uff4b\uff41\uff54\uff45", false}, // full width
+		{"kate ", false}, {"kate\x00", false},
+		{"kate" + strings.Repeat("e", 40), false},
+	} {
+		key := NameKey(tc.name)
+		if (key == kate) != tc.same {
+			t.Errorf("NameKey(%q) = %q; the key of kate (%q): %v, want %v", tc.name, key, kate, key == kate, tc.same)
+		}
+		if len(key) > AccountNameMax+1 {
+			t.Errorf("NameKey(%q) = %q: longer than %d bytes", tc.name, key, AccountNameMax+1)
+		}
+	}
+	if NameKey("\u212Aate") == NameKey("\u212AATE") || NameKey(strings.Repeat("é", 40)) == NameKey(strings.Repeat("é", 41)) {
+		t.Error("two names that are no account's share a key")
 	}
 }
 

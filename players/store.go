@@ -118,9 +118,9 @@ type Accounts interface {
 	// guest's bots and bot list last. An id that is an account already is
 	// refused.
 	CreateAccount(ctx context.Context, a Identity, retire string) error
-	// AccountByName returns the account whose name is name without case,
-	// or ErrNotFound.
-	AccountByName(ctx context.Context, name string) (Identity, error)
+	// AccountByKey returns the account whose name's NameKey is key (a
+	// name compared without case), or ErrNotFound.
+	AccountByKey(ctx context.Context, key string) (Identity, error)
 	// SetPassword replaces the account's password hash; ErrNotFound when
 	// id is no account.
 	SetPassword(ctx context.Context, id, hash string) error

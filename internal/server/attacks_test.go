@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/netip"
 	"testing"
 
 	"github.com/tabuleiro/tabuleiro/internal/server"
@@ -108,4 +110,59 @@ func TestGuestBecomingAccountKeepsOnlyItsBrowser(t *testing.T) {
 	if mine.Closed() {
 		t.Fatal("the WebSocket of the browser that made the account was closed")
 	}
+}
+
+// TestKelvinSignIsAWrongName plays issue 33's bypass of the per-name lock:
+// U+212A KELVIN SIGN is "k" to Unicode's lower case, and the lock cut the
+// name to 32 bytes before its key. A sign-in name that is not an
+// account's shape is simply a wrong name now, answered exactly as one
+// (even with the right password), and after 10 failures on "kate" no
+// spelling gives an 11th guess at its password.
+func TestKelvinSignIsAWrongName(t *testing.T) {
+	t.Parallel()
+	onStores(t, func(t *testing.T, edit func(*server.Config)) {
+		s := testserver.Start(t, edit, func(c *server.Config) {
+			c.HTTP.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+		})
+		const password = "kate's password"
+		owner := s.NewBrowser(t)
+		owner.Header.Set("X-Forwarded-For", "198.51.100.1")
+		if code, _ := owner.Do("POST", "/api/account", map[string]string{"name": "Kate", "password": password}, nil); code != http.StatusCreated {
+			t.Fatal("a new account")
+		}
+		addr := 0
+		signIn := func(name, pw string) (int, errorBody) {
+			addr++
+			b := s.NewBrowser(t)
+			b.Header.Set("X-Forwarded-For", fmt.Sprintf("203.0.113.%d", addr))
+			var out errorBody
+			code, _ := b.Do("POST", "/api/session", map[string]string{"name": name, "password": pw}, &out)
+			return code, out
+		}
+		wrongCode, wrongBody := signIn("nobody_at_all", password)
+		if wrongCode != http.StatusUnauthorized {
+			t.Fatalf("a wrong name: %d", wrongCode)
+		}
+		kelvin := []string{"\u212Aate", "\u212AATE", "kate" + string(make([]byte, 40)), "Kate" + "                                        "}
+		for _, name := range kelvin {
+			if code, body := signIn(name, password); code != wrongCode || body != wrongBody {
+				t.Fatalf("sign-in as %q with the right password: %d %+v, want a wrong name's %d %+v", name, code, body, wrongCode, wrongBody)
+			}
+		}
+		for range 10 {
+			if code, _ := signIn("kate", "a wrong guess"); code != http.StatusUnauthorized {
+				t.Fatalf("a wrong guess: %d", code)
+			}
+		}
+		for _, name := range []string{"kate", "KATE", "Kate"} {
+			if code, _ := signIn(name, password); code != http.StatusTooManyRequests {
+				t.Fatalf("%q with the right password after 10 failures: %d, want 429", name, code)
+			}
+		}
+		for _, name := range kelvin {
+			if code, body := signIn(name, password); code != wrongCode || body != wrongBody {
+				t.Fatalf("%q with the right password after 10 failures: %d %+v, want a wrong name's %d %+v", name, code, body, wrongCode, wrongBody)
+			}
+		}
+	})
 }

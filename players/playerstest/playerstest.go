@@ -334,8 +334,8 @@ func testAccounts(t *testing.T, s players.Store) {
 	ctx := ctxT(t)
 	a := account(t, s, "tok-ana", "Ana_Lima")
 	for _, n := range []string{"Ana_Lima", "ana_lima", "ANA_LIMA"} {
-		if got, err := s.AccountByName(ctx, n); err != nil || got != a {
-			t.Fatalf("AccountByName(%s) = %+v, %v; want %+v", n, got, err, a)
+		if got, err := s.AccountByKey(ctx, players.NameKey(n)); err != nil || got != a {
+			t.Fatalf("AccountByKey(%s) = %+v, %v; want %+v", n, got, err, a)
 		}
 	}
 	if got, err := s.PlayerByID(ctx, a.ID); err != nil || got != a {
@@ -344,14 +344,14 @@ func testAccounts(t *testing.T, s players.Store) {
 	if _, err := s.PlayerByToken(ctx, "tok-ana"); !errors.Is(err, players.ErrRetired) {
 		t.Fatalf("PlayerByToken of the retired guest token: %v, want ErrRetired", err)
 	}
-	if _, err := s.AccountByName(ctx, "nobody"); !errors.Is(err, players.ErrNotFound) {
-		t.Fatalf("AccountByName(nobody): %v, want ErrNotFound", err)
+	if _, err := s.AccountByKey(ctx, players.NameKey("nobody")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("AccountByKey(nobody): %v, want ErrNotFound", err)
 	}
 	// A guest is no account.
 	g := guest("tok-bia", "Bia")
 	mustSavePlayer(t, s, g, false)
-	if _, err := s.AccountByName(ctx, "Bia"); !errors.Is(err, players.ErrNotFound) {
-		t.Fatalf("AccountByName of a guest's name: %v, want ErrNotFound", err)
+	if _, err := s.AccountByKey(ctx, players.NameKey("Bia")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("AccountByKey of a guest's name: %v, want ErrNotFound", err)
 	}
 	if err := s.SetPassword(ctx, g.ID, "$argon2id$new"); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("SetPassword of a guest: %v, want ErrNotFound", err)
@@ -360,7 +360,7 @@ func testAccounts(t *testing.T, s players.Store) {
 		t.Fatal(err)
 	}
 	a.PasswordHash = "$argon2id$new"
-	if got, err := s.AccountByName(ctx, "ana_lima"); err != nil || got != a {
+	if got, err := s.AccountByKey(ctx, players.NameKey("ana_lima")); err != nil || got != a {
 		t.Fatalf("after SetPassword: %+v, %v; want %+v", got, err, a)
 	}
 	// The same id cannot become an account twice (under another name).
@@ -368,7 +368,7 @@ func testAccounts(t *testing.T, s players.Store) {
 	if err := s.CreateAccount(ctx, twice, ""); err == nil {
 		t.Fatal("a second CreateAccount of the same id succeeded")
 	}
-	if _, err := s.AccountByName(ctx, "other"); !errors.Is(err, players.ErrNotFound) {
+	if _, err := s.AccountByKey(ctx, players.NameKey("other")); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("the refused second account's name: %v, want ErrNotFound", err)
 	}
 	// A saved guest identity never overwrites an account.
@@ -380,8 +380,8 @@ func testAccounts(t *testing.T, s players.Store) {
 	if err := s.CreateAccount(ctx, fresh, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.AccountByName(ctx, "Caio"); err != nil || got != fresh {
-		t.Fatalf("AccountByName(Caio) = %+v, %v", got, err)
+	if got, err := s.AccountByKey(ctx, players.NameKey("Caio")); err != nil || got != fresh {
+		t.Fatalf("AccountByKey(Caio) = %+v, %v", got, err)
 	}
 }
 
@@ -497,8 +497,8 @@ func testCloseAccount(t *testing.T, s players.Store) {
 	if _, err := s.PlayerByID(ctx, a.ID); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("PlayerByID of a closed account: %v, want ErrNotFound", err)
 	}
-	if _, err := s.AccountByName(ctx, "ana"); !errors.Is(err, players.ErrNotFound) {
-		t.Fatalf("AccountByName of a closed account: %v, want ErrNotFound", err)
+	if _, err := s.AccountByKey(ctx, players.NameKey("ana")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("AccountByKey of a closed account: %v, want ErrNotFound", err)
 	}
 	for _, h := range []string{"s1", "s2"} {
 		if _, err := s.SessionByHash(ctx, h); !errors.Is(err, players.ErrNotFound) {
@@ -698,7 +698,7 @@ func testContextCancelled(t *testing.T, s players.Store) {
 		"CreateAccount": func() error {
 			return s.CreateAccount(ctx, players.Identity{ID: "p", Name: "n", PasswordHash: "x"}, "")
 		},
-		"AccountByName": func() error { _, err := s.AccountByName(ctx, "n"); return err },
+		"AccountByKey": func() error { _, err := s.AccountByKey(ctx, players.NameKey("n")); return err },
 		"SaveSession": func() error {
 			return s.SaveSession(ctx, players.Session{Hash: "h", Player: "p", Expires: time.Now().Add(time.Hour)})
 		},
@@ -710,7 +710,7 @@ func testContextCancelled(t *testing.T, s players.Store) {
 			t.Errorf("%s with a cancelled context: error %v, want context.Canceled", name, err)
 		}
 	}
-	if _, err := s.AccountByName(context.Background(), "n"); !errors.Is(err, players.ErrNotFound) {
+	if _, err := s.AccountByKey(context.Background(), players.NameKey("n")); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("a cancelled CreateAccount made an account: %v", err)
 	}
 }

@@ -385,15 +385,15 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	return nil
 }
 
-// AccountByName implements players.Accounts.
-func (s *Store) AccountByName(ctx context.Context, nm string) (players.Identity, error) {
+// AccountByKey implements players.Accounts.
+func (s *Store) AccountByKey(ctx context.Context, key string) (players.Identity, error) {
 	if err := ctx.Err(); err != nil {
 		return players.Identity{}, fmt.Errorf("account by name: %w", err)
 	}
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n := s.players.names[players.NameKey(nm)]; n != nil && n.id != "" {
+	if n := s.players.names[key]; n != nil && n.id != "" {
 		if g := s.identLocked(n.id, now); g != nil && g.p.Account() {
 			return g.p, nil
 		}

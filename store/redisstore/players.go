@@ -449,13 +449,13 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	return nil
 }
 
-// AccountByName implements players.Accounts: the name's claim, then the
+// AccountByKey implements players.Accounts: the name's claim, then the
 // identity it names.
-func (s *Store) AccountByName(ctx context.Context, name string) (players.Identity, error) {
+func (s *Store) AccountByKey(ctx context.Context, key string) (players.Identity, error) {
 	if err := ctx.Err(); err != nil {
 		return players.Identity{}, fmt.Errorf("account by name: %w", err)
 	}
-	id, err := s.c.Get(ctx, s.AccountKey(name)).Result()
+	id, err := s.c.Get(ctx, s.prefix+"account:"+key).Result()
 	if errors.Is(err, redis.Nil) || err == nil && id == "" {
 		return players.Identity{}, fmt.Errorf("account by name: %w", players.ErrNotFound)
 	}
