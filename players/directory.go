@@ -19,6 +19,17 @@ const (
 	// until the window ends.
 	DefaultMaxFailures   = 10
 	DefaultFailureWindow = 15 * time.Minute
+	// DefaultMaxSessions live sessions are kept per player: a sign-in
+	// past them ends the least recently used one.
+	DefaultMaxSessions = 50
+	// DefaultSignInsPerAddr sign-ins a SignInWindow from one address, and
+	// DefaultSignInsPerAccount to one account, refuse the next ones
+	// (before any hash) until the window ends; a wrong password is given
+	// back (the failures have their own limits), so only the sign-ins
+	// that succeed, and those being checked, count.
+	DefaultSignInsPerAddr    = 20
+	DefaultSignInsPerAccount = 10
+	SignInWindow             = time.Minute
 	// DefaultMaxDevices devices are remembered per account, each for
 	// DefaultDeviceTTL from its last sign-in.
 	DefaultMaxDevices = 10
@@ -41,6 +52,13 @@ type Config struct {
 	FailureWindow time.Duration
 	MaxDevices    int
 	DeviceTTL     time.Duration
+	// MaxSessions bounds each player's live sessions
+	// (DefaultMaxSessions).
+	MaxSessions int
+	// SignInsPerAddr and SignInsPerAccount bound the sign-ins (and
+	// password checks) a SignInWindow from one address and to one
+	// account (DefaultSignInsPerAddr, DefaultSignInsPerAccount).
+	SignInsPerAddr, SignInsPerAccount int
 }
 
 // Directory is the one place a player is made, found, signed in and out:
@@ -64,6 +82,9 @@ func NewDirectory(cfg Config) *Directory {
 	orDefault(&cfg.FailureWindow, DefaultFailureWindow)
 	orDefault(&cfg.MaxDevices, DefaultMaxDevices)
 	orDefault(&cfg.DeviceTTL, DefaultDeviceTTL)
+	orDefault(&cfg.MaxSessions, DefaultMaxSessions)
+	orDefault(&cfg.SignInsPerAddr, DefaultSignInsPerAddr)
+	orDefault(&cfg.SignInsPerAccount, DefaultSignInsPerAccount)
 	return &Directory{cfg: cfg}
 }
 
@@ -93,12 +114,19 @@ var ErrAccountName = errors.New("an account's name is the name it signs in with"
 // ErrAlreadyAccount refuses making an account of an account.
 var ErrAlreadyAccount = errors.New("already an account")
 
-// LimitedError refuses a sign-in after too many failures: try again after
-// RetryAfter.
-type LimitedError struct{ RetryAfter time.Duration }
+// LimitedError refuses a sign-in after too many failures (Failed), or too
+// many sign-ins a SignInWindow: try again after RetryAfter.
+type LimitedError struct {
+	RetryAfter time.Duration
+	Failed     bool
+}
 
 func (e *LimitedError) Error() string {
-	return fmt.Sprintf("too many failed sign-ins: try again in %v", e.RetryAfter.Round(time.Second))
+	what := "sign-ins"
+	if e.Failed {
+		what = "failed sign-ins"
+	}
+	return fmt.Sprintf("too many %s: try again in %v", what, e.RetryAfter.Round(time.Second))
 }
 
 // NewGuest makes a guest named name (a cleaned display name; a generated
@@ -157,25 +185,39 @@ func (d *Directory) Rename(ctx context.Context, p Identity, name string) (Identi
 	return p, nil
 }
 
-// StartSession opens a session for the player and returns its secret,
-// for the cookie: it is never stored, never logged, shown this once.
-func (d *Directory) StartSession(ctx context.Context, playerID string) (string, Session, error) {
+// Started is a session just opened: its secret, for the cookie (never
+// stored, never logged, shown this once), the session, and the hashes of
+// the player's sessions it ended to stay within Config.MaxSessions (the
+// least recently used), whose WebSockets its caller closes.
+type Started struct {
+	Secret  string
+	Session Session
+	Ended   []string
+}
+
+// StartSession opens a session for the player and ends its least
+// recently used ones past Config.MaxSessions.
+func (d *Directory) StartSession(ctx context.Context, playerID string) (Started, error) {
 	secret, hash := newSecret()
 	now := d.cfg.Now()
 	s := Session{Hash: hash, Player: playerID, Created: now, Expires: now.Add(d.cfg.SessionTTL)}
 	if err := d.cfg.Store.SaveSession(ctx, s); err != nil {
-		return "", Session{}, fmt.Errorf("start session: %w", err)
+		return Started{}, fmt.Errorf("start session: %w", err)
 	}
-	return secret, s, nil
+	ended, err := d.cfg.Store.TrimSessions(ctx, playerID, d.cfg.MaxSessions, hash)
+	if err != nil {
+		return Started{}, fmt.Errorf("start session: %w", err)
+	}
+	return Started{Secret: secret, Session: s, Ended: ended}, nil
 }
 
 // MoveToSession gives the guest g (found by its token) its one session
 // cookie: the token moves into a cookie once (ErrMoved after), so that
 // someone else who knows the token cannot keep a session of the guest
 // (docs/protocol.md, "What an attacker cannot do").
-func (d *Directory) MoveToSession(ctx context.Context, g Identity) (string, Session, error) {
+func (d *Directory) MoveToSession(ctx context.Context, g Identity) (Started, error) {
 	if err := d.cfg.Store.MoveToSession(ctx, g.ID); err != nil {
-		return "", Session{}, err
+		return Started{}, err
 	}
 	return d.StartSession(ctx, g.ID)
 }
@@ -222,8 +264,9 @@ func (d *Directory) EndSessions(ctx context.Context, playerID, keep string) erro
 // CreateAccount makes an account named name with password: of the guest
 // g (its id, games, bots and rooms kept; its token retired), or a new one
 // when g is the zero Identity. ErrBadName, ErrBadPassword, ErrNameTaken,
-// ErrAlreadyAccount; ErrBusy when the hasher's queue is full.
-func (d *Directory) CreateAccount(ctx context.Context, g Identity, name, password string) (Identity, error) {
+// ErrAlreadyAccount; ErrBusy when the hasher's queue is full,
+// ErrTooManyAtOnce when from's address holds its share of it.
+func (d *Directory) CreateAccount(ctx context.Context, g Identity, name, password string, from Attempt) (Identity, error) {
 	if err := CheckAccountName(name); err != nil {
 		return Identity{}, err
 	}
@@ -238,7 +281,7 @@ func (d *Directory) CreateAccount(ctx context.Context, g Identity, name, passwor
 	case d.accountHas(ctx, name, ""): // before the cost of a hash
 		return Identity{}, ErrNameTaken
 	}
-	hash, err := d.cfg.Hasher.Hash(ctx, password)
+	hash, err := d.cfg.Hasher.Hash(ctx, from.Addr, password)
 	if err != nil {
 		return Identity{}, err
 	}
@@ -292,11 +335,11 @@ func (d *Directory) check(ctx context.Context, a Identity, key, password string,
 	if err != nil {
 		return err
 	}
-	max := int64(d.cfg.MaxFailures)
-	if counts[0].N >= max {
-		return &LimitedError{RetryAfter: counts[0].Left}
+	limit := int64(d.cfg.MaxFailures)
+	if counts[0].N >= limit {
+		return &LimitedError{RetryAfter: counts[0].Left, Failed: true}
 	}
-	if counts[1].N >= max {
+	if counts[1].N >= limit {
 		known := false
 		if a.ID != "" && from.Device != "" {
 			if known, err = d.cfg.Store.KnownDevice(ctx, a.ID, HashToken(from.Device)); err != nil {
@@ -304,16 +347,38 @@ func (d *Directory) check(ctx context.Context, a Identity, key, password string,
 			}
 		}
 		if !known {
-			return &LimitedError{RetryAfter: counts[1].Left}
+			return &LimitedError{RetryAfter: counts[1].Left, Failed: true}
 		}
+	}
+	// The sign-ins a minute: a place taken before the hash, given back
+	// unless the password was right.
+	places := []string{"in-addr:" + from.Addr, "in-name:" + key}
+	taken, err := d.cfg.Store.Take(ctx, places, SignInWindow)
+	if err != nil {
+		return err
+	}
+	giveBack := func() {
+		// A place not given back (the store did not answer) lasts until
+		// its window ends: nothing more.
+		_ = d.cfg.Store.Untake(context.WithoutCancel(ctx), places)
+	}
+	if taken[0].N > int64(d.cfg.SignInsPerAddr) || taken[1].N > int64(d.cfg.SignInsPerAccount) {
+		giveBack()
+		left := taken[0].Left
+		if taken[1].N > int64(d.cfg.SignInsPerAccount) {
+			left = taken[1].Left
+		}
+		return &LimitedError{RetryAfter: max(left, time.Second)}
 	}
 	ok := false
 	if len(password) <= PasswordMaxBytes {
-		if ok, err = d.cfg.Hasher.Verify(ctx, password, a.PasswordHash); err != nil {
+		if ok, err = d.cfg.Hasher.Verify(ctx, from.Addr, password, a.PasswordHash); err != nil {
+			giveBack()
 			return err
 		}
 	}
 	if !ok {
+		giveBack()
 		if err := d.cfg.Store.Fail(ctx, keys, d.cfg.FailureWindow); err != nil {
 			return err
 		}
@@ -346,7 +411,7 @@ func (d *Directory) ChangePassword(ctx context.Context, a Identity, old, next, k
 	if err := d.Confirm(ctx, a, old, from); err != nil {
 		return err
 	}
-	hash, err := d.cfg.Hasher.Hash(ctx, next)
+	hash, err := d.cfg.Hasher.Hash(ctx, from.Addr, next)
 	if err != nil {
 		return err
 	}

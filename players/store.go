@@ -3,6 +3,8 @@ package players
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -159,6 +161,46 @@ type Sessions interface {
 	// PlayerSessions returns the player's live sessions, in no particular
 	// order.
 	PlayerSessions(ctx context.Context, player string) ([]Session, error)
+	// TrimSessions ends the player's least recently used live sessions
+	// past the newest max (by Expires, which each use renews, then by
+	// Created), never keep, and returns the hashes it ended; the index's
+	// entries of sessions gone are dropped too. With at most max live
+	// sessions it reads one count and changes nothing.
+	TrimSessions(ctx context.Context, player string, max int, keep string) ([]string, error)
+}
+
+// LeastRecentlyUsed returns the hashes of the sessions of ss past the
+// newest max, never keep: the ones TrimSessions ends (by Expires, then
+// Created, then hash, oldest first). Both stores use it.
+func LeastRecentlyUsed(ss []Session, max int, keep string) []string {
+	if len(ss) <= max {
+		return nil
+	}
+	ss = slices.Clone(ss)
+	slices.SortFunc(ss, func(a, b Session) int {
+		switch {
+		case a.Hash == b.Hash:
+			return 0
+		case a.Hash == keep:
+			return 1
+		case b.Hash == keep:
+			return -1
+		}
+		if c := a.Expires.Compare(b.Expires); c != 0 {
+			return c
+		}
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Hash, b.Hash)
+	})
+	out := make([]string, 0, len(ss)-max)
+	for _, se := range ss[:len(ss)-max] {
+		if se.Hash != keep {
+			out = append(out, se.Hash)
+		}
+	}
+	return out
 }
 
 // Failures is a count of failed sign-ins under one key, and how long its
@@ -168,15 +210,23 @@ type Failures struct {
 	Left time.Duration
 }
 
-// Guards keeps what limits sign-ins: failures counted per key in fixed
-// windows, and each account's known devices (browsers that signed in to
-// it), which a stranger's failures from elsewhere do not lock out.
+// Guards keeps what limits sign-ins: failures and sign-ins counted per key
+// in fixed windows, and each account's known devices (browsers that signed
+// in to it), which a stranger's failures from elsewhere do not lock out.
 type Guards interface {
 	// Fail counts one failure under each key; a key's window starts with
 	// its first failure and lasts window.
 	Fail(ctx context.Context, keys []string, window time.Duration) error
 	// FailureCounts returns the count of each key, in order.
 	FailureCounts(ctx context.Context, keys []string) ([]Failures, error)
+	// Take counts one under each key, as Fail does, and returns each
+	// key's count after it, in order: the places a sign-in takes before
+	// its password is hashed (Directory's sign-ins a minute).
+	Take(ctx context.Context, keys []string, window time.Duration) ([]Failures, error)
+	// Untake gives back one count Take took under each key, within its
+	// window (a key whose window ended, or that is at zero, stays as it
+	// is; nothing is made without a window).
+	Untake(ctx context.Context, keys []string) error
 	// AddDevice remembers the device hash for the account for ttl, keeping
 	// the max newest ones.
 	AddDevice(ctx context.Context, player, hash string, max int, ttl time.Duration) error

@@ -4,11 +4,38 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/tabuleiro/tabuleiro/httpapi"
 	"github.com/tabuleiro/tabuleiro/internal/server"
+	"github.com/tabuleiro/tabuleiro/internal/testkit/fakeclock"
 	"github.com/tabuleiro/tabuleiro/internal/testkit/testserver"
+	"github.com/tabuleiro/tabuleiro/players"
 )
+
+// behindProxy makes the test's loopback the trusted proxy, so that each
+// Browser says which client address it is (X-Forwarded-For).
+func behindProxy(c *server.Config) {
+	c.HTTP.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+}
+
+// browserAt is a new Browser at the client address addr.
+func browserAt(t *testing.T, s *testserver.Server, addr string) *testserver.Browser {
+	b := s.NewBrowser(t)
+	b.Header.Set("X-Forwarded-For", addr)
+	return b
+}
+
+// signInAs signs b in as name with password and returns the status and
+// Retry-After.
+func signInAs(b *testserver.Browser, name, password string) (int, string) {
+	code, h := b.Do("POST", "/api/session", map[string]string{"name": name, "password": password}, nil)
+	return code, h.Get("Retry-After")
+}
 
 // The attacks of issue 33 on accounts, each played as a hostile client
 // would against the real server (docs/protocol.md, "Accounts", "What an
@@ -165,4 +192,185 @@ func TestKelvinSignIsAWrongName(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSessionsPerPlayerBounded: a sign-in past -sessions-per-player ends
+// the least recently used session (its cookie 401, its WebSocket closed)
+// and no other; the account never holds more.
+func TestSessionsPerPlayerBounded(t *testing.T) {
+	t.Parallel()
+	if players.DefaultMaxSessions != 50 {
+		t.Fatalf("the default cap is %d sessions, want 50", players.DefaultMaxSessions)
+	}
+	onStores(t, func(t *testing.T, edit func(*server.Config)) {
+		now := fakeclock.New()
+		const max = 3
+		s := testserver.Start(t, edit, behindProxy, func(c *server.Config) { c.Now, c.Accounts.SessionsPerPlayer = now.Now, max })
+		first := browserAt(t, s, "198.51.100.1")
+		if code, _ := first.Do("POST", "/api/account", map[string]string{"name": "ana", "password": "ana's password"}, nil); code != http.StatusCreated {
+			t.Fatal("a new account")
+		}
+		ws := helloWithCookie(t, first)
+		ws.Wait("welcome", nil)
+		var later []*testserver.Browser
+		for i := range max {
+			now.Advance(time.Second) // each sign-in later than the last
+			b := browserAt(t, s, fmt.Sprintf("198.51.100.%d", i+2))
+			if code, _ := signInAs(b, "ana", "ana's password"); code != http.StatusOK {
+				t.Fatalf("sign-in %d: %d", i+2, code)
+			}
+			later = append(later, b)
+		}
+		if code, _ := first.Do("GET", "/api/me", nil, nil); code != http.StatusUnauthorized {
+			t.Fatalf("the least recently used session past the cap: %d, want 401", code)
+		}
+		if code := ws.WaitClosed(); code != 1008 {
+			t.Fatalf("its WebSocket closed with %d, want 1008", code)
+		}
+		for i, b := range later {
+			if code, _ := b.Do("GET", "/api/me", nil, nil); code != http.StatusOK {
+				t.Fatalf("session %d of the newest %d: %d", i+2, max, code)
+			}
+		}
+		var export httpapi.Export
+		if code, _ := later[0].Do("GET", "/api/account/export", nil, &export); code != http.StatusOK || len(export.Sessions) != max {
+			t.Fatalf("export: %d, %d sessions, want %d", code, len(export.Sessions), max)
+		}
+	})
+}
+
+// TestSignInsAMinuteCounted: the sign-ins that succeed count too, 10 a
+// minute to one account and 20 from one address; past them 429 with
+// Retry-After, and the password is not even checked (a wrong one is
+// answered 429 too, not 401). Wrong passwords are given back.
+func TestSignInsAMinuteCounted(t *testing.T) {
+	t.Parallel()
+	onStores(t, func(t *testing.T, edit func(*server.Config)) {
+		s := testserver.Start(t, edit, behindProxy)
+		for i, name := range []string{"ana", "bia", "caio", "duda"} {
+			b := browserAt(t, s, fmt.Sprintf("198.51.100.%d", i+1))
+			if code, _ := b.Do("POST", "/api/account", map[string]string{"name": name, "password": name + "'s password"}, nil); code != http.StatusCreated {
+				t.Fatalf("account %s", name)
+			}
+		}
+		// To one account, from many addresses: wrong passwords are given
+		// back, 10 right ones pass, the 11th is refused unchecked.
+		for i := range 5 {
+			if code, _ := signInAs(browserAt(t, s, fmt.Sprintf("203.0.113.%d", i+1)), "ana", "wrong"); code != http.StatusUnauthorized {
+				t.Fatalf("a wrong password: %d", code)
+			}
+		}
+		for i := range players.DefaultSignInsPerAccount {
+			if code, _ := signInAs(browserAt(t, s, fmt.Sprintf("203.0.113.%d", i+10)), "ana", "ana's password"); code != http.StatusOK {
+				t.Fatalf("sign-in %d to one account: %d", i+1, code)
+			}
+		}
+		for _, pw := range []string{"ana's password", "wrong"} {
+			code, retry := signInAs(browserAt(t, s, "203.0.113.99"), "ana", pw)
+			if n, err := strconv.Atoi(retry); code != http.StatusTooManyRequests || err != nil || n < 1 || n > 60 {
+				t.Fatalf("sign-in past 10 a minute to one account (password %q): %d Retry-After %q, want 429 and 1 to 60 s", pw, code, retry)
+			}
+		}
+		// From one address, to several accounts: 20 pass, the 21st not.
+		from := browserAt(t, s, "192.0.2.7")
+		n := 0
+		for _, name := range []string{"bia", "caio"} {
+			for range players.DefaultSignInsPerAddr / 2 {
+				n++
+				if code, _ := signInAs(from, name, name+"'s password"); code != http.StatusOK {
+					t.Fatalf("sign-in %d from one address: %d", n, code)
+				}
+			}
+		}
+		if code, retry := signInAs(browserAt(t, s, "192.0.2.7"), "bia", "wrong"); code != http.StatusTooManyRequests || retry == "" {
+			t.Fatalf("sign-in past 20 a minute from one address: %d Retry-After %q, want 429 unchecked", code, retry)
+		}
+		if code, _ := signInAs(browserAt(t, s, "192.0.2.8"), "duda", "duda's password"); code != http.StatusOK {
+			t.Fatalf("another address, meanwhile: %d", code)
+		}
+	})
+}
+
+// TestSignInFloodCannotStarveOthers plays issue 33's weapon: 40 threads
+// signing in to one account from one address, with its right password,
+// on one hashing worker and a small queue. At least 95% of the others'
+// sign-ins, from other addresses, succeed: with the limits a minute as
+// they are, and with only the queue's share per address (the limits
+// raised out of the way), which alone must keep the others served.
+func TestSignInFloodCannotStarveOthers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		limits func(*server.AccountsConfig)
+	}{
+		{"limits a minute", func(*server.AccountsConfig) {}},
+		{"queue share alone", func(a *server.AccountsConfig) { a.SignInsPerAddr, a.SignInsPerAccount = 1<<30, 1<<30 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := testserver.Start(t, behindProxy, func(c *server.Config) {
+				c.Accounts.HashWorkers, c.Accounts.HashQueue = 1, 4
+				// Dearer than the tests' usual hash, so that the queue fills.
+				c.Accounts.Hash = players.HashParams{Memory: 2048, Time: 1, Threads: 1}
+				tc.limits(&c.Accounts)
+			})
+			const others = 20
+			newAccount := func(name, addr string) {
+				if code, _ := browserAt(t, s, addr).Do("POST", "/api/account", map[string]string{"name": name, "password": name + " password"}, nil); code != http.StatusCreated {
+					t.Fatalf("account %s: %d", name, code)
+				}
+			}
+			newAccount("flooded", "198.51.100.200")
+			for i := range others {
+				newAccount(fmt.Sprintf("other%d", i), fmt.Sprintf("198.51.100.%d", i+1))
+			}
+			stop := make(chan struct{})
+			var flood sync.WaitGroup
+			var floodOK, floodRefused atomic.Int64
+			for range 40 {
+				flood.Add(1)
+				go func() {
+					defer flood.Done()
+					b := browserAt(t, s, "203.0.113.66")
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						switch code, _ := signInAs(b, "flooded", "flooded password"); code {
+						case http.StatusOK:
+							floodOK.Add(1)
+						case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+							floodRefused.Add(1)
+						}
+					}
+				}()
+			}
+			for floodOK.Load()+floodRefused.Load() < 40 { // the flood is on
+				time.Sleep(time.Millisecond)
+			}
+			attempts, ok := 0, 0
+			codes := map[int]int{}
+			for round := range 2 {
+				for i := range others {
+					b := browserAt(t, s, fmt.Sprintf("192.0.2.%d", i+1+round*others))
+					code, _ := signInAs(b, fmt.Sprintf("other%d", i), fmt.Sprintf("other%d password", i))
+					attempts++
+					codes[code]++
+					if code == http.StatusOK {
+						ok++
+					}
+				}
+			}
+			close(stop)
+			flood.Wait()
+			t.Logf("others: %d of %d signed in %v; the flood: %d in, %d refused", ok, attempts, codes, floodOK.Load(), floodRefused.Load())
+			if ok*100 < attempts*95 {
+				t.Fatalf("the others signed in %d of %d times during the flood (%v), want at least 95%%", ok, attempts, codes)
+			}
+			if floodRefused.Load() == 0 {
+				t.Fatal("the flood was never refused: it did not bite")
+			}
+		})
+	}
 }

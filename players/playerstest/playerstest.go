@@ -55,6 +55,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"Sessions", false, testSessions},
 		{"SessionsExpire", false, testSessionsExpire},
 		{"Failures", false, testFailures},
+		{"TakeAndUntake", false, testTake},
+		{"SessionsTrimmedLeastRecentlyUsed", false, testTrimSessions},
 		{"Devices", false, testDevices},
 		{"ContextCancelled", false, testContextCancelled},
 	}
@@ -788,5 +790,91 @@ func testMoveToSession(t *testing.T, s players.Store) {
 	a := account(t, s, "hash-acct", "conta")
 	if err := s.MoveToSession(ctx, a.ID); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("MoveToSession of an account: %v, want ErrNotFound", err)
+	}
+}
+
+// testTake checks the counts a sign-in takes before its hash: Take counts
+// and answers the counts after it, Untake gives one back and never goes
+// below zero nor makes a count, and the keys are Fail's and
+// FailureCounts' (one counter).
+func testTake(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	const window = time.Minute
+	for i := int64(1); i <= 3; i++ {
+		got, err := s.Take(ctx, []string{"in-addr:1", "in-name:kate"}, window)
+		if err != nil || len(got) != 2 || got[0].N != i || got[1].N != i || got[0].Left <= 0 || got[0].Left > window {
+			t.Fatalf("Take #%d = %+v, %v; want counts %d with time left in (0, %v]", i, got, err, i, window)
+		}
+	}
+	if err := s.Untake(ctx, []string{"in-addr:1", "in-nobody"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.FailureCounts(ctx, []string{"in-addr:1", "in-name:kate", "in-nobody"})
+	if err != nil || got[0].N != 2 || got[1].N != 3 || got[2].N != 0 {
+		t.Fatalf("after one Untake: %+v, %v; want 2, 3 and 0", got, err)
+	}
+	for range 5 {
+		if err := s.Untake(ctx, []string{"in-addr:1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.Take(ctx, []string{"in-addr:1", "in-nobody"}, window); err != nil || got[0].N != 1 || got[1].N != 1 {
+		t.Fatalf("Take after giving back more than was taken: %+v, %v; want 1 and 1 (never below zero)", got, err)
+	}
+}
+
+// testTrimSessions checks the cap on a player's sessions: nothing ends
+// within it; past it the least recently used (soonest Expires) go, never
+// the one kept, and another player's are untouched.
+func testTrimSessions(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	now := time.Now().Truncate(time.Millisecond)
+	const max = 5
+	for i := range max {
+		// s0 expires first: the least recently used.
+		se := players.Session{Hash: fmt.Sprintf("s%d", i), Player: "pa", Created: now, Expires: now.Add(time.Hour + time.Duration(i)*time.Minute)}
+		if err := s.SaveSession(ctx, se); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SaveSession(ctx, players.Session{Hash: "other", Player: "pb", Created: now, Expires: now.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if ended, err := s.TrimSessions(ctx, "pa", max, "s4"); err != nil || len(ended) != 0 {
+		t.Fatalf("TrimSessions within the cap ended %v, %v", ended, err)
+	}
+	// s1 was used again: renewed past the others.
+	if err := s.SaveSession(ctx, players.Session{Hash: "s1", Player: "pa", Created: now, Expires: now.Add(2 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	// Two more sign-ins, the newest kept: s0 and s2 go.
+	for _, h := range []string{"new1", "new2"} {
+		if err := s.SaveSession(ctx, players.Session{Hash: h, Player: "pa", Created: now, Expires: now.Add(time.Hour + 10*time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ended, err := s.TrimSessions(ctx, "pa", max, "new2")
+	slices.Sort(ended)
+	if err != nil || !slices.Equal(ended, []string{"s0", "s2"}) {
+		t.Fatalf("TrimSessions past the cap ended %v, %v; want the least recently used s0 and s2", ended, err)
+	}
+	live, err := s.PlayerSessions(ctx, "pa")
+	if err != nil || len(live) != max {
+		t.Fatalf("after TrimSessions: %d live sessions, %v; want %d", len(live), err, max)
+	}
+	var hs []string
+	for _, se := range live {
+		hs = append(hs, se.Hash)
+	}
+	if !slices.Contains(hs, "new2") || !slices.Contains(hs, "s1") || slices.Contains(hs, "s0") {
+		t.Fatalf("live after TrimSessions: %v; want the kept new2 and the renewed s1, not the least recently used s0", hs)
+	}
+	for _, h := range ended {
+		if _, err := s.SessionByHash(ctx, h); !errors.Is(err, players.ErrNotFound) {
+			t.Fatalf("ended session %s still found: %v", h, err)
+		}
+	}
+	if _, err := s.SessionByHash(ctx, "other"); err != nil {
+		t.Fatalf("another player's session: %v", err)
 	}
 }

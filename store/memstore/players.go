@@ -534,6 +534,32 @@ func (s *Store) PlayerSessions(ctx context.Context, player string) ([]players.Se
 	return out, nil
 }
 
+// TrimSessions implements players.Sessions.
+func (s *Store) TrimSessions(ctx context.Context, player string, max int, keep string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.players.bySession[player]) <= max {
+		return nil, nil
+	}
+	var live []players.Session
+	for h := range s.players.bySession[player] {
+		if se := s.players.sessions[h]; se != nil && now.Before(se.Expires) {
+			live = append(live, *se)
+		} else {
+			s.players.dropSession(h)
+		}
+	}
+	ended := players.LeastRecentlyUsed(live, max, keep)
+	for _, h := range ended {
+		s.players.dropSession(h)
+	}
+	return ended, nil
+}
+
 // Fail implements players.Guards.
 func (s *Store) Fail(ctx context.Context, keys []string, window time.Duration) error {
 	if err := ctx.Err(); err != nil {
@@ -569,6 +595,30 @@ func (s *Store) FailureCounts(ctx context.Context, keys []string) ([]players.Fai
 		}
 	}
 	return out, nil
+}
+
+// Take implements players.Guards.
+func (s *Store) Take(ctx context.Context, keys []string, window time.Duration) ([]players.Failures, error) {
+	if err := s.Fail(ctx, keys, window); err != nil {
+		return nil, fmt.Errorf("take: %w", err)
+	}
+	return s.FailureCounts(ctx, keys)
+}
+
+// Untake implements players.Guards.
+func (s *Store) Untake(ctx context.Context, keys []string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("untake: %w", err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range keys {
+		if f := s.players.failures[k]; f != nil && now.Before(f.until) && f.n > 0 {
+			f.n--
+		}
+	}
+	return nil
 }
 
 // AddDevice implements players.Guards.

@@ -693,6 +693,42 @@ func (s *Store) PlayerSessions(ctx context.Context, player string) ([]players.Se
 	return out, nil
 }
 
+// TrimSessions implements players.Sessions: one SCARD of the index while
+// it holds at most max; past it the index's sessions are read (one
+// pipeline, at most max and the sign-ins racing this one) and the least
+// recently used ones deleted.
+func (s *Store) TrimSessions(ctx context.Context, player string, max int, keep string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	n, err := s.c.SCard(ctx, s.SessionsKey(player)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	if n <= int64(max) {
+		return nil, nil
+	}
+	live, err := s.PlayerSessions(ctx, player) // drops the index's stale entries
+	if err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	ended := players.LeastRecentlyUsed(live, max, keep)
+	if len(ended) == 0 {
+		return nil, nil
+	}
+	_, err = s.c.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for _, h := range ended {
+			pipe.Del(ctx, s.SessionKey(h))
+			pipe.SRem(ctx, s.SessionsKey(player), h)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	return ended, nil
+}
+
 // Fail implements players.Guards: INCR, and the window's expiry set by the
 // first failure (PEXPIRE NX).
 func (s *Store) Fail(ctx context.Context, keys []string, window time.Duration) error {
@@ -737,6 +773,51 @@ func (s *Store) FailureCounts(ctx context.Context, keys []string) ([]players.Fai
 		out[i] = players.Failures{N: n, Left: left}
 	}
 	return out, nil
+}
+
+// Take implements players.Guards in one round trip: INCR, the window's
+// expiry set by the first count (PEXPIRE NX), and its time left.
+func (s *Store) Take(ctx context.Context, keys []string, window time.Duration) ([]players.Failures, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("take: %w", err)
+	}
+	pipe := s.c.Pipeline()
+	counts := make([]*redis.IntCmd, len(keys))
+	ttls := make([]*redis.DurationCmd, len(keys))
+	for i, k := range keys {
+		counts[i] = pipe.Incr(ctx, s.SignInKey(k))
+		pipe.Do(ctx, "PEXPIRE", s.SignInKey(k), window.Milliseconds(), "NX")
+		ttls[i] = pipe.PTTL(ctx, s.SignInKey(k))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, fmt.Errorf("take: %w", s.refused(err))
+	}
+	out := make([]players.Failures, len(keys))
+	for i := range keys {
+		out[i] = players.Failures{N: counts[i].Val(), Left: max(ttls[i].Val(), 0)}
+	}
+	return out, nil
+}
+
+// untakeScript: KEYS a count. Takes one back if the count is there (so
+// in its window) and above zero: a DECR of a missing key would make one
+// without an expiry.
+var untakeScript = redis.NewScript(`
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
+`)
+
+// Untake implements players.Guards: one script a key (keys of several
+// slots).
+func (s *Store) Untake(ctx context.Context, keys []string) error {
+	for _, k := range keys {
+		if err := untakeScript.Run(ctx, s.c, []string{s.SignInKey(k)}).Err(); err != nil {
+			return fmt.Errorf("untake: %w", err)
+		}
+	}
+	return nil
 }
 
 // AddDevice implements players.Guards: the newest max devices, each kept
