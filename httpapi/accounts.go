@@ -143,6 +143,8 @@ func (s *Server) accountError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, players.ErrBadName), errors.Is(err, players.ErrBadPassword):
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%s", players.Why(err)))
+	case errors.Is(err, players.ErrLookAlike):
+		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeNameTaken, "an account has a name that looks like this one: choose another"))
 	case errors.Is(err, players.ErrNameTaken):
 		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeNameTaken, "an account has that name already: choose another"))
 	case errors.Is(err, players.ErrAlreadyAccount):

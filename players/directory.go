@@ -130,11 +130,12 @@ func (e *LimitedError) Error() string {
 }
 
 // NewGuest makes a guest named name (a cleaned display name; a generated
-// one when it is empty or an account's) and returns it with its token,
-// shown to the guest this once.
+// one when it is empty, has no visible letter or digit, or looks like an
+// account's: nameRefused) and returns it with its token, shown to the
+// guest this once.
 func (d *Directory) NewGuest(ctx context.Context, name string) (Identity, string, error) {
 	name = CleanName(name)
-	if name != "" && d.accountHas(ctx, name, "") {
+	if d.nameRefused(ctx, name, "") != nil {
 		name = ""
 	}
 	if name == "" {
@@ -148,12 +149,20 @@ func (d *Directory) NewGuest(ctx context.Context, name string) (Identity, string
 	return g, token, nil
 }
 
-// accountHas reports whether an account other than id has name (a store
-// that cannot answer says no: the name is checked again when it matters,
-// at CreateAccount).
-func (d *Directory) accountHas(ctx context.Context, name, id string) bool {
-	a, err := d.cfg.Store.AccountByKey(ctx, NameKey(name))
-	return err == nil && a.ID != id
+// nameRefused says why the cleaned display name of the player id (a
+// guest's) is refused: ErrBadName when it is empty or has no visible
+// letter or digit (Visible), ErrLookAlike when it looks like the name of
+// an account other than id (their Skeletons meet: one store read). A
+// store that cannot answer lets the name be (a guest's name is only
+// shown; an account's is checked again by CreateAccount).
+func (d *Directory) nameRefused(ctx context.Context, name, id string) error {
+	if !Visible(name) {
+		return fmt.Errorf("%w: a name needs a letter or a digit one can see", ErrBadName)
+	}
+	if held, err := d.cfg.Store.SkeletonHeld(ctx, Skeletons(name), id); err == nil && held {
+		return ErrLookAlike
+	}
+	return nil
 }
 
 // ByToken returns the guest or bot account whose token is token
@@ -173,10 +182,9 @@ func (d *Directory) Rename(ctx context.Context, p Identity, name string) (Identi
 		return p, ErrAccountName
 	case IsBotID(p.ID):
 		return p, fmt.Errorf("%w: a bot account keeps the name it was registered with", ErrBadName)
-	case name == "":
-		return p, fmt.Errorf("%w: a name needs at least one visible character", ErrBadName)
-	case d.accountHas(ctx, name, p.ID):
-		return p, fmt.Errorf("rename: %w", ErrNameTaken)
+	}
+	if err := d.nameRefused(ctx, name, p.ID); err != nil {
+		return p, fmt.Errorf("rename: %w", err)
 	}
 	p.Name = name
 	if err := d.cfg.Store.SavePlayer(ctx, p, false); err != nil {
@@ -278,8 +286,13 @@ func (d *Directory) CreateAccount(ctx context.Context, g Identity, name, passwor
 		return Identity{}, ErrAlreadyAccount
 	case IsBotID(g.ID):
 		return Identity{}, fmt.Errorf("%w: a bot account cannot become an account", ErrAlreadyAccount)
-	case d.accountHas(ctx, name, ""): // before the cost of a hash
+	}
+	// Before the cost of a hash: the name, then a look-alike of it.
+	if _, err := d.cfg.Store.AccountByKey(ctx, NameKey(name)); err == nil {
 		return Identity{}, ErrNameTaken
+	}
+	if held, err := d.cfg.Store.SkeletonHeld(ctx, Skeletons(name), g.ID); err == nil && held {
+		return Identity{}, ErrLookAlike
 	}
 	hash, err := d.cfg.Hasher.Hash(ctx, from.Addr, password)
 	if err != nil {

@@ -28,10 +28,19 @@ func CleanText(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// CleanName is a display name as it is kept: CleanText, runs of spaces
-// made one, at most NameLimit runes. It may be empty.
+// CleanName is a display name as it is kept: CleanText, without the
+// other default ignorable code points (fillers such as U+3164 HANGUL
+// FILLER: invisible letters), runs of spaces made one, at most NameLimit
+// runes. It may be empty, or have no visible letter (Visible): the
+// Directory refuses those.
 func CleanName(s string) string {
-	s = strings.Join(strings.Fields(CleanText(s)), " ")
+	s = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) {
+			return -1
+		}
+		return r
+	}, CleanText(s))
+	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) > NameLimit {
 		s = strings.TrimSpace(string([]rune(s)[:NameLimit]))
 	}

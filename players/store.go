@@ -123,6 +123,18 @@ type Accounts interface {
 	// AccountByKey returns the account whose name's NameKey is key (a
 	// name compared without case), or ErrNotFound.
 	AccountByKey(ctx context.Context, key string) (Identity, error)
+	// SkeletonHeld reports whether an account other than id, or a closed
+	// account's name still held, has one of skeletons (Skeletons of a
+	// name) among its name's: one round trip, whatever the accounts.
+	// CreateAccount claims the skeletons of an account's name (after its
+	// name; ErrLookAlike when another account holds one, and nothing
+	// changes) and CloseAccount holds them as it holds the name.
+	SkeletonHeld(ctx context.Context, skeletons []string, id string) (bool, error)
+	// IndexSkeletons claims the skeletons of the accounts made before
+	// the store kept them (and holds those of the names held), once: a
+	// store that did it, or that always kept them, answers 0 at once.
+	// It returns the accounts indexed.
+	IndexSkeletons(ctx context.Context) (int, error)
 	// SetPassword replaces the account's password hash; ErrNotFound when
 	// id is no account.
 	SetPassword(ctx context.Context, id, hash string) error

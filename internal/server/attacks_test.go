@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -373,4 +374,66 @@ func TestSignInFloodCannotStarveOthers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLookAlikeGuestNames plays issue 33's look-alike names: a guest who
+// names itself like the account kate (another script's letters, full
+// width, a combining mark, an invisible character), or with nothing
+// visible, gets guest-NNNN as for kate itself, over HTTP and in its
+// hello; player.rename to one is refused. Other names, Portuguese accents
+// included, are kept. An account whose name looks like another's is
+// refused.
+func TestLookAlikeGuestNames(t *testing.T) {
+	t.Parallel()
+	onStores(t, func(t *testing.T, edit func(*server.Config)) {
+		s := testserver.Start(t, edit)
+		if code, _ := s.NewBrowser(t).Do("POST", "/api/account", map[string]string{"name": "kate", "password": "kate's password"}, nil); code != http.StatusCreated {
+			t.Fatal("the account kate")
+		}
+		for _, tc := range []struct {
+			name, want string // want "" is guest-NNNN
+		}{
+			{"kate", ""}, {"KATE", ""},
+			{"k\u0430te", ""},                          // Cyrillic a
+			{"\uff4b\uff41\uff54\uff45", ""},           // full width
+			{"kate\u0301", ""},                         // a combining acute
+			{"ka\u200Bte", ""},                         // ZERO WIDTH SPACE
+			{"ka\u3164te", ""},                         // HANGUL FILLER inside
+			{"\u3164", ""}, {"\u3164\u3164\u3164", ""}, // HANGUL FILLER alone
+			{"\u2800", ""}, {" \u2800 \u0301 ", ""}, // BRAILLE PATTERN BLANK, spaces, marks
+			{"katia", "katia"}, {"João", "João"}, {"Conceição", "Conceição"}, {"Ana Lima", "Ana Lima"},
+		} {
+			var got me
+			if code, _ := s.NewBrowser(t).Do("POST", "/api/guest", map[string]string{"name": tc.name}, &got); code != http.StatusCreated {
+				t.Fatalf("POST /api/guest %q: %d", tc.name, code)
+			}
+			hello := s.Hello(t, tc.name, "")
+			for how, name := range map[string]string{"POST /api/guest": got.Name, "hello": hello.Player.Name} {
+				if tc.want == "" && !strings.HasPrefix(name, "guest-") || tc.want != "" && name != tc.want {
+					t.Errorf("%s as %q: named %q, want %q (guest-NNNN when empty)", how, tc.name, name, tc.want)
+				}
+			}
+			hello.Close()
+		}
+		g := s.Hello(t, "someone", "")
+		for _, tc := range []struct{ name, code string }{
+			{"k\u0430te", "name_taken"}, {"\uff4b\uff41\uff54\uff45", "name_taken"}, {"\u3164", "bad_request"}, {"\u2800", "bad_request"},
+		} {
+			g.Send(map[string]any{"type": "player.rename", "name": tc.name, "id": "r"})
+			g.WaitError(tc.code)
+		}
+		g.Send(map[string]any{"type": "player.rename", "name": "João", "id": "ok"})
+		g.Wait("player.renamed", nil)
+
+		// Accounts: a name that looks like an account's is taken.
+		for _, pair := range [][2]string{{"mia", "rnia"}, {"Ian", "lan"}, {"bob", "b0b"}} {
+			if code, _ := s.NewBrowser(t).Do("POST", "/api/account", map[string]string{"name": pair[0], "password": "a long password"}, nil); code != http.StatusCreated {
+				t.Fatalf("the account %s: %d", pair[0], code)
+			}
+			var refusal errorBody
+			if code, _ := s.NewBrowser(t).Do("POST", "/api/account", map[string]string{"name": pair[1], "password": "a long password"}, &refusal); code != http.StatusConflict || refusal.Error.Code != "name_taken" || !strings.Contains(refusal.Error.Message, "looks like") {
+				t.Fatalf("the account %s beside %s: %d %+v, want 409 name_taken, looks like", pair[1], pair[0], code, refusal)
+			}
+		}
+	})
 }

@@ -52,6 +52,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"AccountNameOneOfMany", false, testNameConcurrent},
 		{"AccountsAndTheirBotsLast", true, testAccountsLast},
 		{"CloseAccount", false, testCloseAccount},
+		{"LookAlikeNames", false, testLookAlikes},
 		{"Sessions", false, testSessions},
 		{"SessionsExpire", false, testSessionsExpire},
 		{"Failures", false, testFailures},
@@ -876,5 +877,54 @@ func testTrimSessions(t *testing.T, s players.Store) {
 	}
 	if _, err := s.SessionByHash(ctx, "other"); err != nil {
 		t.Fatalf("another player's session: %v", err)
+	}
+}
+
+// testLookAlikes checks the skeletons of the accounts' names: one read
+// finds an account whose name looks like a guest's, an account's own is
+// not held against it, a look-alike account is refused (ErrLookAlike, and
+// its name stays free), and a closed account's skeletons are held with its
+// name.
+func testLookAlikes(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	kate := account(t, s, "hash-kate", "Kate")
+	for _, name := range []string{"kate", "k\u0430te", "\uff4b\uff41\uff54\uff45", "kate\u0301", "KATE"} {
+		if held, err := s.SkeletonHeld(ctx, players.Skeletons(name), ""); err != nil || !held {
+			t.Errorf("SkeletonHeld(%q) = %v, %v; want true (account Kate)", name, held, err)
+		}
+		if held, err := s.SkeletonHeld(ctx, players.Skeletons(name), kate.ID); err != nil || held {
+			t.Errorf("SkeletonHeld(%q) for Kate herself = %v, %v; want false", name, held, err)
+		}
+	}
+	for _, name := range []string{"Ana", "João", "katia"} {
+		if held, err := s.SkeletonHeld(ctx, players.Skeletons(name), ""); err != nil || held {
+			t.Errorf("SkeletonHeld(%q) = %v, %v; want false", name, held, err)
+		}
+	}
+	m := account(t, s, "hash-mia", "mia")
+	g := guest("hash-rnia", "rnia")
+	mustSavePlayer(t, s, g, false)
+	err := s.CreateAccount(ctx, players.Identity{ID: g.ID, Name: "rnia", PasswordHash: "$argon2id$rnia", Joined: 1}, g.TokenHash)
+	if !errors.Is(err, players.ErrLookAlike) || !errors.Is(err, players.ErrNameTaken) {
+		t.Fatalf("CreateAccount(rnia) beside mia: %v, want ErrLookAlike", err)
+	}
+	if _, err := s.AccountByKey(ctx, players.NameKey("rnia")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("the refused look-alike's name: %v, want it free", err)
+	}
+	if got, err := s.PlayerByToken(ctx, g.TokenHash); err != nil || got.Account() {
+		t.Fatalf("the refused guest: %+v, %v; want it a guest still", got, err)
+	}
+	account(t, s, "hash-rnb", "rnb") // its own skeletons, free
+	if err := s.CloseAccount(ctx, m.ID, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := s.SkeletonHeld(ctx, players.Skeletons("rnia"), ""); err != nil || !held {
+		t.Fatalf("a closed account's skeleton: held %v, %v; want held with its name", held, err)
+	}
+	if n, err := s.IndexSkeletons(ctx); err != nil {
+		t.Fatalf("IndexSkeletons: %d, %v", n, err)
+	}
+	if held, err := s.SkeletonHeld(ctx, players.Skeletons("kate"), ""); err != nil || !held {
+		t.Fatalf("after IndexSkeletons: held %v, %v", held, err)
 	}
 }

@@ -18,6 +18,9 @@ type identities struct {
 	byID     map[string]*ident           // player id -> identity
 	byToken  map[string]string           // token hash -> player id
 	names    map[string]*name            // players.NameKey -> account or held name
+	// skeletons holds the players.Skeletons of the accounts' names and
+	// of the names held, as names does.
+	skeletons map[string]*name
 	sessions map[string]*players.Session // session hash -> session
 	// bySession indexes the sessions of each player.
 	bySession map[string]map[string]struct{}
@@ -61,7 +64,7 @@ type botList struct {
 }
 
 func newIdentities() identities {
-	return identities{byID: map[string]*ident{}, byToken: map[string]string{}, names: map[string]*name{},
+	return identities{byID: map[string]*ident{}, byToken: map[string]string{}, names: map[string]*name{}, skeletons: map[string]*name{},
 		sessions: map[string]*players.Session{}, bySession: map[string]map[string]struct{}{},
 		failures: map[string]*failure{}, devices: map[string]map[string]time.Time{},
 		deviceTTL: map[string]time.Duration{}, bots: map[string]*botList{}}
@@ -81,6 +84,11 @@ func (ids *identities) sweep(now time.Time) {
 	for k, n := range ids.names {
 		if n.id == "" && !live(n.until, now) {
 			delete(ids.names, k)
+		}
+	}
+	for k, n := range ids.skeletons {
+		if n.id == "" && !live(n.until, now) {
+			delete(ids.skeletons, k)
 		}
 	}
 	for h, se := range ids.sessions {
@@ -364,6 +372,13 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	if old != nil && old.p.Account() {
 		return fmt.Errorf("create account %s: already an account", a.ID)
 	}
+	skels := players.Skeletons(a.Name)
+	if s.skeletonHeldLocked(skels, a.ID, now) {
+		return fmt.Errorf("create account %s: %w", a.ID, players.ErrLookAlike)
+	}
+	for _, k := range skels {
+		s.players.skeletons[k] = &name{id: a.ID}
+	}
 	s.players.names[key] = &name{id: a.ID}
 	g := &ident{p: players.Identity{ID: a.ID, Name: a.Name, PasswordHash: a.PasswordHash, Joined: a.Joined}}
 	if retire != "" {
@@ -401,6 +416,32 @@ func (s *Store) AccountByKey(ctx context.Context, key string) (players.Identity,
 	return players.Identity{}, fmt.Errorf("account by name: %w", players.ErrNotFound)
 }
 
+// skeletonHeldLocked reports whether an account other than id, or a name
+// held, has one of skels.
+func (s *Store) skeletonHeldLocked(skels []string, id string, now time.Time) bool {
+	for _, k := range skels {
+		if n := s.players.skeletons[k]; n != nil && (n.id != "" && n.id != id || n.id == "" && live(n.until, now)) {
+			return true
+		}
+	}
+	return false
+}
+
+// SkeletonHeld implements players.Accounts.
+func (s *Store) SkeletonHeld(ctx context.Context, skels []string, id string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("skeleton held: %w", err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.skeletonHeldLocked(skels, id, now), nil
+}
+
+// IndexSkeletons implements players.Accounts: the memory store kept them
+// from the start.
+func (s *Store) IndexSkeletons(ctx context.Context) (int, error) { return 0, ctx.Err() }
+
 // SetPassword implements players.Accounts.
 func (s *Store) SetPassword(ctx context.Context, id, hash string) error {
 	if err := ctx.Err(); err != nil {
@@ -433,6 +474,11 @@ func (s *Store) CloseAccount(ctx context.Context, id string, hold time.Duration)
 		return fmt.Errorf("close account %s: %w", id, players.ErrNotFound)
 	}
 	s.players.names[players.NameKey(g.p.Name)] = &name{until: now.Add(hold)}
+	for _, k := range players.Skeletons(g.p.Name) {
+		if n := s.players.skeletons[k]; n == nil || n.id == id {
+			s.players.skeletons[k] = &name{until: now.Add(hold)}
+		}
+	}
 	s.players.dropLocked(id)
 	for h := range s.players.bySession[id] {
 		s.players.dropSession(h)
