@@ -15,13 +15,13 @@ var _ players.Store = (*Store)(nil)
 // Store.mu. Everything that expires is dropped when read after its time
 // and swept now and then (sweep).
 type identities struct {
-	byID     map[string]*ident           // player id -> identity
-	byToken  map[string]string           // token hash -> player id
-	names    map[string]*name            // players.NameKey -> account or held name
+	byID    map[string]*ident // player id -> identity
+	byToken map[string]string // token hash -> player id
+	names   map[string]*name  // players.NameKey -> account or held name
 	// skeletons holds the players.Skeletons of the accounts' names and
 	// of the names held, as names does.
 	skeletons map[string]*name
-	sessions map[string]*players.Session // session hash -> session
+	sessions  map[string]*players.Session // session hash -> session
 	// bySession indexes the sessions of each player.
 	bySession map[string]map[string]struct{}
 	failures  map[string]*failure             // key -> failed sign-ins
