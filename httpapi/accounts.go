@@ -332,7 +332,10 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		// guest but this browser's: someone else who knew the guest (its
 		// token, a session minted from it) is not let into the account.
 		if err := s.players.EndSessions(ctx, a.ID, ""); err != nil {
-			s.log.Warn("account made: the guest's sessions", zap.String("player", a.ID), zap.Error(err))
+			// Rare (the store did not answer): the guest's other sessions
+			// would go on as the account's until they expire or a sign-out
+			// everywhere ends them. Logged as an error to be seen.
+			s.log.Error("account made: the guest's other sessions were not ended", zap.String("player", a.ID), zap.Error(err))
 		}
 		mine := guest.session.Hash
 		s.Hub.SignOut(a.ID, func(hash string) bool { return !guest.byCookie || hash != mine })
