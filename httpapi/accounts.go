@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -98,14 +99,14 @@ func (s *Server) attempt(r *http.Request) players.Attempt {
 // signedIn gives the browser its session for p (and remembers the device
 // when it signed in with a password): the cookies, never the body.
 func (s *Server) signedIn(ctx context.Context, w http.ResponseWriter, r *http.Request, p players.Identity, device bool) bool {
-	secret, _, err := s.players.StartSession(ctx, p.ID)
+	started, err := s.players.StartSession(ctx, p.ID)
 	if err != nil {
 		s.log.Error("start session", zap.String("player", p.ID), zap.Error(err))
 		w.Header().Set("Retry-After", "2")
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeInternal, "could not start your session, try again"))
 		return false
 	}
-	s.setCookie(w, r, players.SessionCookie, secret, s.players.SessionTTL())
+	s.sessionStarted(w, r, p.ID, started)
 	if device {
 		if d, err := s.players.RememberDevice(ctx, p.ID, s.attempt(r).Device); err == nil {
 			s.setCookie(w, r, players.DeviceCookie, d, s.players.DeviceTTL())
@@ -114,6 +115,16 @@ func (s *Server) signedIn(ctx context.Context, w http.ResponseWriter, r *http.Re
 		}
 	}
 	return true
+}
+
+// sessionStarted sets the cookie of a session just started and closes the
+// WebSockets of the sessions it ended (players.Config.MaxSessions).
+func (s *Server) sessionStarted(w http.ResponseWriter, r *http.Request, player string, started players.Started) {
+	s.setCookie(w, r, players.SessionCookie, started.Secret, s.players.SessionTTL())
+	if len(started.Ended) > 0 {
+		s.Hub.SignOut(player, func(hash string) bool { return hash != "" && slices.Contains(started.Ended, hash) })
+		s.log.Info("least recently used sessions ended", zap.String("player", player), zap.Int("sessions", len(started.Ended)))
+	}
 }
 
 // endCookieSession ends the session of the request's cookie, if any (a
@@ -132,16 +143,27 @@ func (s *Server) accountError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, players.ErrBadName), errors.Is(err, players.ErrBadPassword):
 		s.httpError(w, http.StatusBadRequest, protocol.Errorf(protocol.CodeBadRequest, "%s", players.Why(err)))
+	case errors.Is(err, players.ErrLookAlike):
+		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeNameTaken, "an account has a name that looks like this one: choose another"))
 	case errors.Is(err, players.ErrNameTaken):
 		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeNameTaken, "an account has that name already: choose another"))
 	case errors.Is(err, players.ErrAlreadyAccount):
 		s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "%s", players.Why(err)))
 	case errors.Is(err, players.ErrBadCredentials):
 		s.httpError(w, http.StatusUnauthorized, protocol.Errorf(protocol.CodeUnauthorized, "wrong name or password"))
-	case errors.As(err, &limited):
+	case errors.As(err, &limited) && limited.Failed:
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(limited.RetryAfter.Seconds()))))
 		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited,
 			"too many failed sign-ins: try again in %d minutes", int(math.Ceil(limited.RetryAfter.Minutes()))))
+	case errors.As(err, &limited):
+		secs := int(math.Ceil(limited.RetryAfter.Seconds()))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited,
+			"too many sign-ins: try again in %d seconds", secs))
+	case errors.Is(err, players.ErrTooManyAtOnce):
+		w.Header().Set("Retry-After", "1")
+		s.httpError(w, http.StatusTooManyRequests, protocol.Errorf(protocol.CodeRateLimited,
+			"too many sign-ins from your address at once: try again in a second"))
 	case errors.Is(err, players.ErrBusy):
 		w.Header().Set("Retry-After", "2")
 		s.httpError(w, http.StatusServiceUnavailable, protocol.Errorf(protocol.CodeBusy, "the server is busy, try again"))
@@ -162,7 +184,7 @@ func (s *Server) countSignIn(err error) {
 		result = "wrong"
 	case errors.As(err, &limited):
 		result = "limited"
-	case errors.Is(err, players.ErrBusy):
+	case errors.Is(err, players.ErrBusy), errors.Is(err, players.ErrTooManyAtOnce):
 		result = "busy"
 	default:
 		result = "error"
@@ -226,9 +248,17 @@ func (s *Server) newGuest(w http.ResponseWriter, r *http.Request) {
 			s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeBadRequest, "this old guest cannot move to a session"))
 			return
 		}
-		if s.signedIn(ctx, w, r, p, false) {
-			writeJSON(w, http.StatusOK, meOf(p))
+		started, err := s.players.MoveToSession(ctx, p)
+		switch {
+		case errors.Is(err, players.ErrMoved):
+			s.httpError(w, http.StatusConflict, protocol.Errorf(protocol.CodeConflict, "this guest's token was moved to a session already: it moves once"))
+			return
+		case err != nil:
+			s.accountError(w, err)
+			return
 		}
+		s.sessionStarted(w, r, p.ID, started)
+		writeJSON(w, http.StatusOK, meOf(p))
 		return
 	}
 	if ck, err := r.Cookie(players.SessionCookie); err == nil {
@@ -291,13 +321,24 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
 	defer cancel()
-	a, err := s.players.CreateAccount(ctx, guest.Identity, req.Name, req.Password)
+	a, err := s.players.CreateAccount(ctx, guest.Identity, req.Name, req.Password, s.attempt(r))
 	if err != nil {
 		s.accountError(w, err)
 		return
 	}
-	if guest.byCookie {
-		_ = s.players.Store().DeleteSession(ctx, guest.session.Hash) // the guest's: a new one for the account
+	if guest.ID != "" {
+		// Every session of the guest ends, this browser's included (a new
+		// one for the account below), and so does every WebSocket of the
+		// guest but this browser's: someone else who knew the guest (its
+		// token, a session minted from it) is not let into the account.
+		if err := s.players.EndSessions(ctx, a.ID, ""); err != nil {
+			// Rare (the store did not answer): the guest's other sessions
+			// would go on as the account's until they expire or a sign-out
+			// everywhere ends them. Logged as an error to be seen.
+			s.log.Error("account made: the guest's other sessions were not ended", zap.String("player", a.ID), zap.Error(err))
+		}
+		mine := guest.session.Hash
+		s.Hub.SignOut(a.ID, func(hash string) bool { return !guest.byCookie || hash != mine })
 	}
 	s.Hub.BecameAccount(a.ID, a.Name)
 	s.log.Info("account made", zap.String("player", a.ID), zap.Bool("from guest", guest.ID != ""))

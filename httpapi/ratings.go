@@ -238,7 +238,7 @@ func (s *Server) profileByName(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), loadTimeout)
-	acc, err := s.cfg.Store.AccountByName(ctx, name)
+	acc, err := s.cfg.Store.AccountByKey(ctx, players.NameKey(name))
 	cancel()
 	switch {
 	case err == nil:

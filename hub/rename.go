@@ -31,7 +31,7 @@ func (h *Hub) rename(c *conn, m *protocol.ClientMessage) *protocol.Error {
 	case errors.Is(err, players.ErrAccountName), errors.Is(err, players.ErrBadName):
 		return protocol.Errorf(protocol.CodeBadRequest, "%s", players.Why(err))
 	case errors.Is(err, players.ErrNameTaken):
-		return protocol.Errorf(protocol.CodeNameTaken, "an account has that name: choose another")
+		return protocol.Errorf(protocol.CodeNameTaken, "an account has that name, or one that looks like it: choose another")
 	case err != nil:
 		h.log.Warn("rename: save player", zap.String("player", c.playerID), zap.Error(err))
 		return protocol.Errorf(protocol.CodeInternal, "could not save the name, try again")

@@ -19,6 +19,17 @@ const (
 	// until the window ends.
 	DefaultMaxFailures   = 10
 	DefaultFailureWindow = 15 * time.Minute
+	// DefaultMaxSessions live sessions are kept per player: a sign-in
+	// past them ends the least recently used one.
+	DefaultMaxSessions = 50
+	// DefaultSignInsPerAddr sign-ins a SignInWindow from one address, and
+	// DefaultSignInsPerAccount to one account, refuse the next ones
+	// (before any hash) until the window ends; a wrong password is given
+	// back (the failures have their own limits), so only the sign-ins
+	// that succeed, and those being checked, count.
+	DefaultSignInsPerAddr    = 20
+	DefaultSignInsPerAccount = 10
+	SignInWindow             = time.Minute
 	// DefaultMaxDevices devices are remembered per account, each for
 	// DefaultDeviceTTL from its last sign-in.
 	DefaultMaxDevices = 10
@@ -41,6 +52,13 @@ type Config struct {
 	FailureWindow time.Duration
 	MaxDevices    int
 	DeviceTTL     time.Duration
+	// MaxSessions bounds each player's live sessions
+	// (DefaultMaxSessions).
+	MaxSessions int
+	// SignInsPerAddr and SignInsPerAccount bound the sign-ins (and
+	// password checks) a SignInWindow from one address and to one
+	// account (DefaultSignInsPerAddr, DefaultSignInsPerAccount).
+	SignInsPerAddr, SignInsPerAccount int
 }
 
 // Directory is the one place a player is made, found, signed in and out:
@@ -64,6 +82,9 @@ func NewDirectory(cfg Config) *Directory {
 	orDefault(&cfg.FailureWindow, DefaultFailureWindow)
 	orDefault(&cfg.MaxDevices, DefaultMaxDevices)
 	orDefault(&cfg.DeviceTTL, DefaultDeviceTTL)
+	orDefault(&cfg.MaxSessions, DefaultMaxSessions)
+	orDefault(&cfg.SignInsPerAddr, DefaultSignInsPerAddr)
+	orDefault(&cfg.SignInsPerAccount, DefaultSignInsPerAccount)
 	return &Directory{cfg: cfg}
 }
 
@@ -93,20 +114,28 @@ var ErrAccountName = errors.New("an account's name is the name it signs in with"
 // ErrAlreadyAccount refuses making an account of an account.
 var ErrAlreadyAccount = errors.New("already an account")
 
-// LimitedError refuses a sign-in after too many failures: try again after
-// RetryAfter.
-type LimitedError struct{ RetryAfter time.Duration }
+// LimitedError refuses a sign-in after too many failures (Failed), or too
+// many sign-ins a SignInWindow: try again after RetryAfter.
+type LimitedError struct {
+	RetryAfter time.Duration
+	Failed     bool
+}
 
 func (e *LimitedError) Error() string {
-	return fmt.Sprintf("too many failed sign-ins: try again in %v", e.RetryAfter.Round(time.Second))
+	what := "sign-ins"
+	if e.Failed {
+		what = "failed sign-ins"
+	}
+	return fmt.Sprintf("too many %s: try again in %v", what, e.RetryAfter.Round(time.Second))
 }
 
 // NewGuest makes a guest named name (a cleaned display name; a generated
-// one when it is empty or an account's) and returns it with its token,
-// shown to the guest this once.
+// one when it is empty, has no visible letter or digit, or looks like an
+// account's: nameRefused) and returns it with its token, shown to the
+// guest this once.
 func (d *Directory) NewGuest(ctx context.Context, name string) (Identity, string, error) {
 	name = CleanName(name)
-	if name != "" && d.accountHas(ctx, name, "") {
+	if d.nameRefused(ctx, name, "") != nil {
 		name = ""
 	}
 	if name == "" {
@@ -120,12 +149,20 @@ func (d *Directory) NewGuest(ctx context.Context, name string) (Identity, string
 	return g, token, nil
 }
 
-// accountHas reports whether an account other than id has name (a store
-// that cannot answer says no: the name is checked again when it matters,
-// at CreateAccount).
-func (d *Directory) accountHas(ctx context.Context, name, id string) bool {
-	a, err := d.cfg.Store.AccountByName(ctx, name)
-	return err == nil && a.ID != id
+// nameRefused says why the cleaned display name of the player id (a
+// guest's) is refused: ErrBadName when it is empty or has no visible
+// letter or digit (Visible), ErrLookAlike when it looks like the name of
+// an account other than id (their Skeletons meet: one store read). A
+// store that cannot answer lets the name be (a guest's name is only
+// shown; an account's is checked again by CreateAccount).
+func (d *Directory) nameRefused(ctx context.Context, name, id string) error {
+	if !Visible(name) {
+		return fmt.Errorf("%w: a name needs a letter or a digit one can see", ErrBadName)
+	}
+	if held, err := d.cfg.Store.SkeletonHeld(ctx, Skeletons(name), id); err == nil && held {
+		return ErrLookAlike
+	}
+	return nil
 }
 
 // ByToken returns the guest or bot account whose token is token
@@ -145,10 +182,9 @@ func (d *Directory) Rename(ctx context.Context, p Identity, name string) (Identi
 		return p, ErrAccountName
 	case IsBotID(p.ID):
 		return p, fmt.Errorf("%w: a bot account keeps the name it was registered with", ErrBadName)
-	case name == "":
-		return p, fmt.Errorf("%w: a name needs at least one visible character", ErrBadName)
-	case d.accountHas(ctx, name, p.ID):
-		return p, fmt.Errorf("rename: %w", ErrNameTaken)
+	}
+	if err := d.nameRefused(ctx, name, p.ID); err != nil {
+		return p, fmt.Errorf("rename: %w", err)
 	}
 	p.Name = name
 	if err := d.cfg.Store.SavePlayer(ctx, p, false); err != nil {
@@ -157,16 +193,41 @@ func (d *Directory) Rename(ctx context.Context, p Identity, name string) (Identi
 	return p, nil
 }
 
-// StartSession opens a session for the player and returns its secret,
-// for the cookie: it is never stored, never logged, shown this once.
-func (d *Directory) StartSession(ctx context.Context, playerID string) (string, Session, error) {
+// Started is a session just opened: its secret, for the cookie (never
+// stored, never logged, shown this once), the session, and the hashes of
+// the player's sessions it ended to stay within Config.MaxSessions (the
+// least recently used), whose WebSockets its caller closes.
+type Started struct {
+	Secret  string
+	Session Session
+	Ended   []string
+}
+
+// StartSession opens a session for the player and ends its least
+// recently used ones past Config.MaxSessions.
+func (d *Directory) StartSession(ctx context.Context, playerID string) (Started, error) {
 	secret, hash := newSecret()
 	now := d.cfg.Now()
 	s := Session{Hash: hash, Player: playerID, Created: now, Expires: now.Add(d.cfg.SessionTTL)}
 	if err := d.cfg.Store.SaveSession(ctx, s); err != nil {
-		return "", Session{}, fmt.Errorf("start session: %w", err)
+		return Started{}, fmt.Errorf("start session: %w", err)
 	}
-	return secret, s, nil
+	ended, err := d.cfg.Store.TrimSessions(ctx, playerID, d.cfg.MaxSessions, hash)
+	if err != nil {
+		return Started{}, fmt.Errorf("start session: %w", err)
+	}
+	return Started{Secret: secret, Session: s, Ended: ended}, nil
+}
+
+// MoveToSession gives the guest g (found by its token) its one session
+// cookie: the token moves into a cookie once (ErrMoved after), so that
+// someone else who knows the token cannot keep a session of the guest
+// (docs/protocol.md, "What an attacker cannot do").
+func (d *Directory) MoveToSession(ctx context.Context, g Identity) (Started, error) {
+	if err := d.cfg.Store.MoveToSession(ctx, g.ID); err != nil {
+		return Started{}, err
+	}
+	return d.StartSession(ctx, g.ID)
 }
 
 // BySession returns the player of the session whose secret is secret, and
@@ -211,8 +272,9 @@ func (d *Directory) EndSessions(ctx context.Context, playerID, keep string) erro
 // CreateAccount makes an account named name with password: of the guest
 // g (its id, games, bots and rooms kept; its token retired), or a new one
 // when g is the zero Identity. ErrBadName, ErrBadPassword, ErrNameTaken,
-// ErrAlreadyAccount; ErrBusy when the hasher's queue is full.
-func (d *Directory) CreateAccount(ctx context.Context, g Identity, name, password string) (Identity, error) {
+// ErrAlreadyAccount; ErrBusy when the hasher's queue is full,
+// ErrTooManyAtOnce when from's address holds its share of it.
+func (d *Directory) CreateAccount(ctx context.Context, g Identity, name, password string, from Attempt) (Identity, error) {
 	if err := CheckAccountName(name); err != nil {
 		return Identity{}, err
 	}
@@ -224,10 +286,15 @@ func (d *Directory) CreateAccount(ctx context.Context, g Identity, name, passwor
 		return Identity{}, ErrAlreadyAccount
 	case IsBotID(g.ID):
 		return Identity{}, fmt.Errorf("%w: a bot account cannot become an account", ErrAlreadyAccount)
-	case d.accountHas(ctx, name, ""): // before the cost of a hash
+	}
+	// Before the cost of a hash: the name, then a look-alike of it.
+	if _, err := d.cfg.Store.AccountByKey(ctx, NameKey(name)); err == nil {
 		return Identity{}, ErrNameTaken
 	}
-	hash, err := d.cfg.Hasher.Hash(ctx, password)
+	if held, err := d.cfg.Store.SkeletonHeld(ctx, Skeletons(name), g.ID); err == nil && held {
+		return Identity{}, ErrLookAlike
+	}
+	hash, err := d.cfg.Hasher.Hash(ctx, from.Addr, password)
 	if err != nil {
 		return Identity{}, err
 	}
@@ -256,11 +323,12 @@ type Attempt struct {
 // the password; a wrong name and a wrong password are one error
 // (ErrBadCredentials) and cost the same.
 func (d *Directory) SignIn(ctx context.Context, name, password string, from Attempt) (Identity, error) {
-	a, err := d.cfg.Store.AccountByName(ctx, name)
+	key := NameKey(name) // once, for the lookup and the limits
+	a, err := d.cfg.Store.AccountByKey(ctx, key)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Identity{}, err
 	}
-	if err := d.check(ctx, a, name, password, from); err != nil {
+	if err := d.check(ctx, a, key, password, from); err != nil {
 		return Identity{}, err
 	}
 	return a, nil
@@ -269,25 +337,22 @@ func (d *Directory) SignIn(ctx context.Context, name, password string, from Atte
 // Confirm checks the account's own password (a password change, a
 // closing) under the limits of SignIn.
 func (d *Directory) Confirm(ctx context.Context, a Identity, password string, from Attempt) error {
-	return d.check(ctx, a, a.Name, password, from)
+	return d.check(ctx, a, NameKey(a.Name), password, from)
 }
 
 // check is SignIn's limits and password check for the account a (the zero
-// Identity when name has none).
-func (d *Directory) check(ctx context.Context, a Identity, name, password string, from Attempt) error {
-	if len(name) > AccountNameMax {
-		name = name[:AccountNameMax]
-	}
-	keys := []string{"addr:" + from.Addr, "name:" + NameKey(name)}
+// Identity when the name whose NameKey is key has none).
+func (d *Directory) check(ctx context.Context, a Identity, key, password string, from Attempt) error {
+	keys := []string{"addr:" + from.Addr, "name:" + key}
 	counts, err := d.cfg.Store.FailureCounts(ctx, keys)
 	if err != nil {
 		return err
 	}
-	max := int64(d.cfg.MaxFailures)
-	if counts[0].N >= max {
-		return &LimitedError{RetryAfter: counts[0].Left}
+	limit := int64(d.cfg.MaxFailures)
+	if counts[0].N >= limit {
+		return &LimitedError{RetryAfter: counts[0].Left, Failed: true}
 	}
-	if counts[1].N >= max {
+	if counts[1].N >= limit {
 		known := false
 		if a.ID != "" && from.Device != "" {
 			if known, err = d.cfg.Store.KnownDevice(ctx, a.ID, HashToken(from.Device)); err != nil {
@@ -295,16 +360,38 @@ func (d *Directory) check(ctx context.Context, a Identity, name, password string
 			}
 		}
 		if !known {
-			return &LimitedError{RetryAfter: counts[1].Left}
+			return &LimitedError{RetryAfter: counts[1].Left, Failed: true}
 		}
+	}
+	// The sign-ins a minute: a place taken before the hash, given back
+	// unless the password was right.
+	places := []string{"in-addr:" + from.Addr, "in-name:" + key}
+	taken, err := d.cfg.Store.Take(ctx, places, SignInWindow)
+	if err != nil {
+		return err
+	}
+	giveBack := func() {
+		// A place not given back (the store did not answer) lasts until
+		// its window ends: nothing more.
+		_ = d.cfg.Store.Untake(context.WithoutCancel(ctx), places)
+	}
+	if taken[0].N > int64(d.cfg.SignInsPerAddr) || taken[1].N > int64(d.cfg.SignInsPerAccount) {
+		giveBack()
+		left := taken[0].Left
+		if taken[1].N > int64(d.cfg.SignInsPerAccount) {
+			left = taken[1].Left
+		}
+		return &LimitedError{RetryAfter: max(left, time.Second)}
 	}
 	ok := false
 	if len(password) <= PasswordMaxBytes {
-		if ok, err = d.cfg.Hasher.Verify(ctx, password, a.PasswordHash); err != nil {
+		if ok, err = d.cfg.Hasher.Verify(ctx, from.Addr, password, a.PasswordHash); err != nil {
+			giveBack()
 			return err
 		}
 	}
 	if !ok {
+		giveBack()
 		if err := d.cfg.Store.Fail(ctx, keys, d.cfg.FailureWindow); err != nil {
 			return err
 		}
@@ -337,7 +424,7 @@ func (d *Directory) ChangePassword(ctx context.Context, a Identity, old, next, k
 	if err := d.Confirm(ctx, a, old, from); err != nil {
 		return err
 	}
-	hash, err := d.cfg.Hasher.Hash(ctx, next)
+	hash, err := d.cfg.Hasher.Hash(ctx, from.Addr, next)
 	if err != nil {
 		return err
 	}

@@ -28,10 +28,19 @@ func CleanText(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// CleanName is a display name as it is kept: CleanText, runs of spaces
-// made one, at most NameLimit runes. It may be empty.
+// CleanName is a display name as it is kept: CleanText, without the
+// other default ignorable code points (fillers such as U+3164 HANGUL
+// FILLER: invisible letters), runs of spaces made one, at most NameLimit
+// runes. It may be empty, or have no visible letter (Visible): the
+// Directory refuses those.
 func CleanName(s string) string {
-	s = strings.Join(strings.Fields(CleanText(s)), " ")
+	s = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) {
+			return -1
+		}
+		return r
+	}, CleanText(s))
+	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) > NameLimit {
 		s = strings.TrimSpace(string([]rune(s)[:NameLimit]))
 	}
@@ -83,8 +92,26 @@ func CheckAccountName(name string) error {
 	return nil
 }
 
-// NameKey is the form in which names are compared: without case.
-func NameKey(name string) string { return strings.ToLower(name) }
+// NameKey is the one form in which names are compared, computed once from
+// the whole name: an account's name (CheckAccountName: ASCII) in lower
+// case (ASCII's, so that no other script's letter folds into it, as
+// U+212A KELVIN SIGN does into "k" under Unicode's lower case), and for
+// any other name a key no account has ("#" and a hash of the whole name,
+// so that it stays short). The account lookup (Accounts.AccountByKey) and
+// the per-name limit of failed sign-ins both use it: a sign-in name that
+// is not an account's shape is simply a wrong name.
+func NameKey(name string) string {
+	if CheckAccountName(name) != nil {
+		return "#" + HashToken("name\x00" + name)[:32]
+	}
+	b := []byte(name)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
 
 // CheckPassword checks a new password of the account name: at least
 // PasswordMin characters, at most PasswordMaxBytes bytes, and not the name

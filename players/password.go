@@ -40,6 +40,10 @@ const (
 // ErrBusy: the hasher's queue is full; the caller answers "try again".
 var ErrBusy = errors.New("password hashing busy")
 
+// ErrTooManyAtOnce: the caller's key (a client address) holds its share of
+// the hasher's places already; the others' requests are still taken.
+var ErrTooManyAtOnce = errors.New("too many passwords of one address hashed at once")
+
 // errClosed: the hasher was closed.
 var errClosed = errors.New("password hasher closed")
 
@@ -50,13 +54,27 @@ var errClosed = errors.New("password hasher closed")
 // of sign-ins then costs at most Workers cores, whatever its size, and the
 // rooms keep the others (-password-workers, docs/configuration.md).
 //
-// Its goroutines are started by NewHasher and end at Close.
+// The places are shared between the callers' keys (their client
+// addresses): one key holds at most PerKey of them, queued or being
+// hashed, and a request past its key's share is refused at once
+// (ErrTooManyAtOnce), so that one address's flood cannot fill the queue
+// and starve everyone else's sign-ins.
+//
+// Its goroutines are started by NewHasher and end at Close. Lock: mu
+// guards held alone, never across a channel operation.
 type Hasher struct {
 	params HashParams
 	jobs   chan *hashJob
 	quit   chan struct{}
 	wg     sync.WaitGroup
 	once   sync.Once
+	perKey int
+	mu     sync.Mutex
+	// held counts each key's places, from the request's queueing to the
+	// end of its work (a request whose caller left holds its place until
+	// a worker drops it); a key at zero is deleted, so it holds at most
+	// the queue's and the workers' keys.
+	held map[string]int
 	// decoy is a hash of nothing, checked in place of an account that does
 	// not exist, so that a wrong name costs what a wrong password does; a
 	// worker makes it the first time it is needed.
@@ -68,6 +86,7 @@ type Hasher struct {
 // against encoded.
 type hashJob struct {
 	ctx      context.Context
+	key      string
 	password string
 	encoded  string
 	verify   bool
@@ -80,11 +99,17 @@ type hashResult struct {
 	err     error
 }
 
+// DefaultHashPerKey is the places of the hasher one key (a client
+// address) may hold at once.
+const DefaultHashPerKey = 2
+
 // NewHasher starts a hasher of workers goroutines and a queue of queue
-// requests (at least 1 each).
-func NewHasher(workers, queue int, p HashParams) *Hasher {
+// requests, perKey of which (queued or being hashed) one key may hold (at
+// least 1 each).
+func NewHasher(workers, queue, perKey int, p HashParams) *Hasher {
 	workers, queue = max(workers, 1), max(queue, 1)
-	h := &Hasher{params: p, jobs: make(chan *hashJob, queue), quit: make(chan struct{})}
+	h := &Hasher{params: p, jobs: make(chan *hashJob, queue), quit: make(chan struct{}),
+		perKey: max(perKey, 1), held: map[string]int{}}
 	h.wg.Add(workers)
 	for range workers {
 		go h.work()
@@ -106,22 +131,50 @@ func (h *Hasher) work() {
 		case <-h.quit:
 			return
 		case j := <-h.jobs:
-			if err := j.ctx.Err(); err != nil {
-				j.done <- hashResult{err: err} // its caller left: nothing to do
-				continue
-			}
-			if j.verify {
-				encoded := j.encoded
-				if encoded == "" { // no such account: the decoy, made here once
-					h.decoyOnce.Do(func() { h.decoy = hash("", h.params) })
-					encoded = h.decoy
-				}
-				ok, err := verify(j.password, encoded)
-				j.done <- hashResult{ok: ok && j.encoded != "", err: err}
-			} else {
-				j.done <- hashResult{encoded: hash(j.password, h.params)}
-			}
+			r := h.do(j)
+			h.release(j.key) // before the answer: the caller's next request finds its place
+			j.done <- r
 		}
+	}
+}
+
+// do works out one job's answer.
+func (h *Hasher) do(j *hashJob) hashResult {
+	if err := j.ctx.Err(); err != nil {
+		return hashResult{err: err} // its caller left: nothing to do
+	}
+	if !j.verify {
+		return hashResult{encoded: hash(j.password, h.params)}
+	}
+	encoded := j.encoded
+	if encoded == "" { // no such account: the decoy, made here once
+		h.decoyOnce.Do(func() { h.decoy = hash("", h.params) })
+		encoded = h.decoy
+	}
+	ok, err := verify(j.password, encoded)
+	return hashResult{ok: ok && j.encoded != "", err: err}
+}
+
+// hold takes one of key's places, false when it holds its share.
+func (h *Hasher) hold(key string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held == nil { // a Hasher made without NewHasher (tests)
+		h.held = map[string]int{}
+	}
+	if h.perKey > 0 && h.held[key] >= h.perKey {
+		return false
+	}
+	h.held[key]++
+	return true
+}
+
+// release gives back one of key's places.
+func (h *Hasher) release(key string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held[key]--; h.held[key] <= 0 {
+		delete(h.held, key)
 	}
 }
 
@@ -133,9 +186,13 @@ func (h *Hasher) run(j *hashJob) (hashResult, error) {
 		return hashResult{}, errClosed
 	default:
 	}
+	if !h.hold(j.key) {
+		return hashResult{}, ErrTooManyAtOnce
+	}
 	select {
 	case h.jobs <- j:
 	default:
+		h.release(j.key)
 		return hashResult{}, ErrBusy
 	}
 	select {
@@ -149,9 +206,10 @@ func (h *Hasher) run(j *hashJob) (hashResult, error) {
 }
 
 // Hash returns password's argon2id hash in the PHC string format
-// ($argon2id$v=19$m=...,t=...,p=...$salt$key, base64 without padding).
-func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
-	r, err := h.run(&hashJob{ctx: ctx, password: password})
+// ($argon2id$v=19$m=...,t=...,p=...$salt$key, base64 without padding),
+// on one of key's places.
+func (h *Hasher) Hash(ctx context.Context, key, password string) (string, error) {
+	r, err := h.run(&hashJob{ctx: ctx, key: key, password: password})
 	if err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
@@ -160,9 +218,10 @@ func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
 
 // Verify reports whether password is the one encoded hashes, with the
 // parameters encoded names. An empty encoded (no such account) is checked
-// against a decoy hash, so that it takes as long, and is false.
-func (h *Hasher) Verify(ctx context.Context, password, encoded string) (bool, error) {
-	r, err := h.run(&hashJob{ctx: ctx, password: password, encoded: encoded, verify: true})
+// against a decoy hash, so that it takes as long, and is false. It takes
+// one of key's places, as Hash.
+func (h *Hasher) Verify(ctx context.Context, key, password, encoded string) (bool, error) {
+	r, err := h.run(&hashJob{ctx: ctx, key: key, password: password, encoded: encoded, verify: true})
 	if err != nil {
 		return false, fmt.Errorf("verify password: %w", err)
 	}

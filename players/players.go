@@ -16,6 +16,7 @@ package players
 
 import (
 	"errors"
+	"fmt"
 )
 
 // Player is a player as everyone may see it: a seat of a room, a player in
@@ -104,9 +105,16 @@ var (
 	// ErrNameTaken: an account (or a closed account's name held for a
 	// while) has the name already, compared without case.
 	ErrNameTaken = errors.New("name taken")
+	// ErrLookAlike: the name looks like an account's (its Skeletons meet
+	// one of the account's); it is an ErrNameTaken.
+	ErrLookAlike = fmt.Errorf("it looks like an account's name: %w", ErrNameTaken)
 	// ErrRetired: the token is a guest's who became an account; the
 	// account signs in with its name and password.
 	ErrRetired = errors.New("this guest is now an account: sign in")
+	// ErrMoved: the guest's token was moved into a session cookie once
+	// already (MoveToSession); it moves no more, so that whoever else
+	// knows it cannot mint a session of the guest.
+	ErrMoved = errors.New("this guest's token was moved to a session already")
 	// ErrTooManyBots: the owner has its most bots already.
 	ErrTooManyBots = errors.New("too many bots")
 )

@@ -3,6 +3,8 @@ package players
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -46,6 +48,12 @@ type Identities interface {
 	// kept under it; ids it does not know are left out. At most
 	// MaxNameLookups ids, in one round trip; it renews nothing.
 	PlayerNames(ctx context.Context, ids []string) (map[string]string, error)
+	// MoveToSession claims the one move of the guest id's token into a
+	// session cookie (POST /api/guest with the token): nil the first
+	// time, ErrMoved every time after, ErrNotFound when no guest is kept
+	// under id. The claim lives and expires with the identity and
+	// survives a SavePlayer (a rename).
+	MoveToSession(ctx context.Context, id string) error
 }
 
 // MaxNameLookups bounds the ids of one PlayerNames call (a tournament's
@@ -112,9 +120,21 @@ type Accounts interface {
 	// guest's bots and bot list last. An id that is an account already is
 	// refused.
 	CreateAccount(ctx context.Context, a Identity, retire string) error
-	// AccountByName returns the account whose name is name without case,
-	// or ErrNotFound.
-	AccountByName(ctx context.Context, name string) (Identity, error)
+	// AccountByKey returns the account whose name's NameKey is key (a
+	// name compared without case), or ErrNotFound.
+	AccountByKey(ctx context.Context, key string) (Identity, error)
+	// SkeletonHeld reports whether an account other than id, or a closed
+	// account's name still held, has one of skeletons (Skeletons of a
+	// name) among its name's: one round trip, whatever the accounts.
+	// CreateAccount claims the skeletons of an account's name (after its
+	// name; ErrLookAlike when another account holds one, and nothing
+	// changes) and CloseAccount holds them as it holds the name.
+	SkeletonHeld(ctx context.Context, skeletons []string, id string) (bool, error)
+	// IndexSkeletons claims the skeletons of the accounts made before
+	// the store kept them (and holds those of the names held), once: a
+	// store that did it, or that always kept them, answers 0 at once.
+	// It returns the accounts indexed.
+	IndexSkeletons(ctx context.Context) (int, error)
 	// SetPassword replaces the account's password hash; ErrNotFound when
 	// id is no account.
 	SetPassword(ctx context.Context, id, hash string) error
@@ -153,6 +173,46 @@ type Sessions interface {
 	// PlayerSessions returns the player's live sessions, in no particular
 	// order.
 	PlayerSessions(ctx context.Context, player string) ([]Session, error)
+	// TrimSessions ends the player's least recently used live sessions
+	// past the newest max (by Expires, which each use renews, then by
+	// Created), never keep, and returns the hashes it ended; the index's
+	// entries of sessions gone are dropped too. With at most max live
+	// sessions it reads one count and changes nothing.
+	TrimSessions(ctx context.Context, player string, max int, keep string) ([]string, error)
+}
+
+// LeastRecentlyUsed returns the hashes of the sessions of ss past the
+// newest max, never keep: the ones TrimSessions ends (by Expires, then
+// Created, then hash, oldest first). Both stores use it.
+func LeastRecentlyUsed(ss []Session, max int, keep string) []string {
+	if len(ss) <= max {
+		return nil
+	}
+	ss = slices.Clone(ss)
+	slices.SortFunc(ss, func(a, b Session) int {
+		switch {
+		case a.Hash == b.Hash:
+			return 0
+		case a.Hash == keep:
+			return 1
+		case b.Hash == keep:
+			return -1
+		}
+		if c := a.Expires.Compare(b.Expires); c != 0 {
+			return c
+		}
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Hash, b.Hash)
+	})
+	out := make([]string, 0, len(ss)-max)
+	for _, se := range ss[:len(ss)-max] {
+		if se.Hash != keep {
+			out = append(out, se.Hash)
+		}
+	}
+	return out
 }
 
 // Failures is a count of failed sign-ins under one key, and how long its
@@ -162,15 +222,23 @@ type Failures struct {
 	Left time.Duration
 }
 
-// Guards keeps what limits sign-ins: failures counted per key in fixed
-// windows, and each account's known devices (browsers that signed in to
-// it), which a stranger's failures from elsewhere do not lock out.
+// Guards keeps what limits sign-ins: failures and sign-ins counted per key
+// in fixed windows, and each account's known devices (browsers that signed
+// in to it), which a stranger's failures from elsewhere do not lock out.
 type Guards interface {
 	// Fail counts one failure under each key; a key's window starts with
 	// its first failure and lasts window.
 	Fail(ctx context.Context, keys []string, window time.Duration) error
 	// FailureCounts returns the count of each key, in order.
 	FailureCounts(ctx context.Context, keys []string) ([]Failures, error)
+	// Take counts one under each key, as Fail does, and returns each
+	// key's count after it, in order: the places a sign-in takes before
+	// its password is hashed (Directory's sign-ins a minute).
+	Take(ctx context.Context, keys []string, window time.Duration) ([]Failures, error)
+	// Untake gives back one count Take took under each key, within its
+	// window (a key whose window ended, or that is at zero, stays as it
+	// is; nothing is made without a window).
+	Untake(ctx context.Context, keys []string) error
 	// AddDevice remembers the device hash for the account for ttl, keeping
 	// the max newest ones.
 	AddDevice(ctx context.Context, player, hash string, max int, ttl time.Duration) error

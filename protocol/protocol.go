@@ -57,12 +57,16 @@ const (
 	// CodeNotFound (addition): an HTTP read of something that is not
 	// there: a player's profile (HTTP 404).
 	CodeNotFound Code = "not_found"
+	// CodeConflict (addition): an HTTP request that can be made once and
+	// was: a second move of a guest's token into a session (POST
+	// /api/guest, HTTP 409).
+	CodeConflict Code = "conflict"
 )
 
 // Codes lists every error code of the contract.
 var Codes = []Code{CodeBadRequest, CodeBadSetup, CodeUnknownGame, CodeUnknownRoom,
 	CodeNotAPlayer, CodeNotYourTurn, CodeIllegalMove, CodeRoomFull, CodeGameOver,
-	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken, CodeNotFound}
+	CodeRateLimited, CodeTooLarge, CodeInternal, CodeBusy, CodeUnauthorized, CodeForbidden, CodeNameTaken, CodeNotFound, CodeConflict}
 
 // WebSocket close codes the server uses (RFC 6455, 7.4).
 const (

@@ -72,7 +72,7 @@ func TestCodes(t *testing.T) {
 	}
 	want := []string{"bad_request", "bad_setup", "unknown_game", "unknown_room", "not_a_player", "not_your_turn",
 		"illegal_move", "room_full", "game_over", "rate_limited", "too_large", "internal", "busy",
-		"unauthorized", "forbidden", "name_taken", "not_found"}
+		"unauthorized", "forbidden", "name_taken", "not_found", "conflict"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Codes = %q, want %q", got, want)
 	}

@@ -54,7 +54,10 @@ Modes:
              then -moves more while -flood sign-ins with wrong passwords are sent at once
              (POST /api/session, a name and an X-Forwarded-For address of their own each:
              start the server with -trusted-proxy 127.0.0.1/32); reports the bot's reply
-             time in each phase and their ratio (target: at most 1.5).
+             time in each phase and their ratio (target: at most 1.5). With -flood-right
+             the flood signs in to one account with its right password from one address
+             while others sign in to their own accounts, each from an address of its own;
+             reports the others' share of successes and times (target: 95%%, within 2 s).
 
 Moves are legal moves taken from the room's "legal" list, never a pass: on go the k-th
 move of a room goes on point k mod size² (row-major from A1) or the next legal point,
@@ -85,6 +88,7 @@ Flags:
 	fs.IntVar(&cfg.Sources, "sources", 1, "spread connections over source addresses 127.0.0.1..127.0.0.N (loopback servers), when ephemeral ports run out above ~28,000 connections")
 	fs.IntVar(&cfg.JoinConcurrency, "join-concurrency", 64, "connections being set up at once")
 	fs.IntVar(&cfg.Flood, "flood", loadgen.DefaultFlood, "signins: sign-ins with wrong passwords sent at once during the second phase")
+	fs.BoolVar(&cfg.FloodRight, "flood-right", false, "signins: the flood signs in to one account with its right password from one address, while others sign in to their own accounts from addresses of their own; reports the others' share of successes and times (target: 95%, within 2 s)")
 	fs.IntVar(&cfg.StormConcurrency, "storm-concurrency", 0, "reconnect: clients reconnecting at once (0: all of them)")
 	fs.DurationVar(&cfg.Settle, "settle", time.Second, "pause before each memory reading and before the moves")
 	fs.DurationVar(&cfg.MoveTimeout, "move-timeout", 30*time.Second, "fanout: give up when a move has not reached everyone after this; reconnect: count a client as not seated when its room.state has not come after this")

@@ -107,6 +107,10 @@ type options struct {
 	ladderGames                     int
 	// accounts (issue 26): the password hashing pool, sessions' lifetime
 	hashWorkers, hashQueue int
+	hashPerAddr            int
+	signInsPerAddr         int
+	signInsPerAccount      int
+	sessionsPerPlayer      int
 	sessionTTL             time.Duration
 }
 
@@ -167,6 +171,10 @@ func main() {
 	flag.IntVar(&o.maxTorneios, "max-torneios", envInt("TABULEIRO_MAX_TORNEIOS", torneio.DefaultMaxLive), "tournaments running at once; past it POST /api/torneios answers 503 busy (env TABULEIRO_MAX_TORNEIOS)")
 	flag.IntVar(&o.hashWorkers, "hash-workers", envInt("TABULEIRO_HASH_WORKERS", max(1, runtime.NumCPU()/4)), "passwords hashed at once (argon2id, 19 MiB and one core each): a flood of sign-ins takes at most this many cores from the rooms (env TABULEIRO_HASH_WORKERS)")
 	flag.IntVar(&o.hashQueue, "hash-queue", envInt("TABULEIRO_HASH_QUEUE", server.DefaultHashQueue), "sign-ins that may wait for a hashing worker; past it POST /api/session answers 503 busy at once (env TABULEIRO_HASH_QUEUE)")
+	flag.IntVar(&o.hashPerAddr, "hash-per-addr", envInt("TABULEIRO_HASH_PER_ADDR", players.DefaultHashPerKey), "places of the hashing queue (waiting or being hashed) one client address may hold; past it that address's sign-ins are answered 429 at once while everyone else's are still taken (env TABULEIRO_HASH_PER_ADDR)")
+	flag.IntVar(&o.signInsPerAddr, "signins-per-addr", envInt("TABULEIRO_SIGNINS_PER_ADDR", players.DefaultSignInsPerAddr), "sign-ins a minute from one client address, the ones that succeed and the ones being checked; past it 429 with Retry-After, the password not hashed (env TABULEIRO_SIGNINS_PER_ADDR)")
+	flag.IntVar(&o.signInsPerAccount, "signins-per-account", envInt("TABULEIRO_SIGNINS_PER_ACCOUNT", players.DefaultSignInsPerAccount), "sign-ins a minute to one account, as -signins-per-addr counts them (env TABULEIRO_SIGNINS_PER_ACCOUNT)")
+	flag.IntVar(&o.sessionsPerPlayer, "sessions-per-player", envInt("TABULEIRO_SESSIONS_PER_PLAYER", players.DefaultMaxSessions), "live sessions (signed-in browsers) one player may have; a sign-in past it ends the least recently used one (env TABULEIRO_SESSIONS_PER_PLAYER)")
 	flag.DurationVar(&o.sessionTTL, "session-ttl", envDuration("TABULEIRO_SESSION_TTL", players.DefaultSessionTTL), "how long a browser stays signed in (its session cookie) after it was last used (env TABULEIRO_SESSION_TTL)")
 	probeURL := flag.String("probe", "", "check URL (e.g. http://127.0.0.1:8080/readyz) and exit 0 if it answers 200, 1 if not; for container health checks on images without curl")
 	flag.Parse()
@@ -221,8 +229,9 @@ func main() {
 		os.Exit(2)
 	}
 	if o.maxConns < 0 || o.maxConnsPerAddr < 0 || o.botAPIPerClient <= 0 || o.maxPlayerRooms <= 0 || o.botsPerPlayer <= 0 || o.classBotsPerPlayer <= 0 || o.botStreams <= 0 || o.torneioParallel <= 0 || o.maxTorneios <= 0 || o.ladderGames <= 0 ||
-		o.hashWorkers <= 0 || o.hashQueue <= 0 || o.sessionTTL < time.Minute {
-		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -class-bots-per-player, -bot-streams, -torneio-parallel, -max-torneios, -ladder-games, -hash-workers and -hash-queue positive; -session-ttl at least a minute")
+		o.hashWorkers <= 0 || o.hashQueue <= 0 || o.hashPerAddr <= 0 || o.signInsPerAddr <= 0 || o.signInsPerAccount <= 0 ||
+		o.sessionsPerPlayer <= 0 || o.sessionTTL < time.Minute {
+		fmt.Fprintln(os.Stderr, "lobby: -max-conns and -max-conns-per-addr must be 0 or more; -bot-api-per-client, -max-player-rooms, -bots-per-player, -class-bots-per-player, -bot-streams, -torneio-parallel, -max-torneios, -ladder-games, -hash-workers, -hash-queue, -hash-per-addr, -signins-per-addr, -signins-per-account and -sessions-per-player positive; -session-ttl at least a minute")
 		os.Exit(2)
 	}
 	if o.trustedProxies, err = netlimit.ParsePrefixes(*trusted); err != nil {
@@ -280,7 +289,9 @@ func run(log *zap.Logger, o options) error {
 		AbortAfter: o.abortAfter, AdjournAfter: o.adjournAfter, Root: web.Handler(), BotAPIPerClient: o.botAPIPerClient,
 		BotAPI:          httpapi.BotAPIConfig{MaxBotsPerPlayer: o.botsPerPlayer, MaxClassBotsPerPlayer: o.classBotsPerPlayer, MaxStreams: o.botStreams},
 		TorneioParallel: o.torneioParallel, MaxTorneios: o.maxTorneios, LadderGames: o.ladderGames,
-		Accounts: server.AccountsConfig{HashWorkers: o.hashWorkers, HashQueue: o.hashQueue, SessionTTL: o.sessionTTL},
+		Accounts: server.AccountsConfig{HashWorkers: o.hashWorkers, HashQueue: o.hashQueue, SessionTTL: o.sessionTTL,
+			HashPerAddr: o.hashPerAddr, SignInsPerAddr: o.signInsPerAddr, SignInsPerAccount: o.signInsPerAccount,
+			SessionsPerPlayer: o.sessionsPerPlayer},
 		HTTP: server.HTTPConfig{MaxConns: maxConns, MaxConnsPerAddr: o.maxConnsPerAddr, TrustedProxies: o.trustedProxies,
 			WriteTimeout: o.writeTimeout}}
 	cfg.Hub.Rate, cfg.Hub.Burst, cfg.Hub.Compression = o.rate, o.burst, o.compress

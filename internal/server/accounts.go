@@ -27,6 +27,20 @@ type AccountsConfig struct {
 	// never signed in to it (defaults 10 and 15 minutes).
 	MaxFailures   int
 	FailureWindow time.Duration
+	// HashPerAddr is how many of the hasher's places (queued or being
+	// hashed) one client address may hold (default
+	// players.DefaultHashPerKey): past it 429 at once, the others still
+	// served.
+	HashPerAddr int
+	// SignInsPerAddr and SignInsPerAccount bound the sign-ins a minute
+	// from one address and to one account (defaults
+	// players.DefaultSignInsPerAddr and DefaultSignInsPerAccount): past
+	// them 429, the password not hashed.
+	SignInsPerAddr, SignInsPerAccount int
+	// SessionsPerPlayer bounds each player's live sessions (default
+	// players.DefaultMaxSessions): a sign-in past it ends the least
+	// recently used one.
+	SessionsPerPlayer int
 }
 
 // DefaultHashQueue is AccountsConfig.HashQueue's default.
@@ -41,5 +55,8 @@ func (c *AccountsConfig) defaults() {
 	}
 	if c.HashQueue <= 0 {
 		c.HashQueue = DefaultHashQueue
+	}
+	if c.HashPerAddr <= 0 {
+		c.HashPerAddr = players.DefaultHashPerKey
 	}
 }

@@ -243,9 +243,23 @@ func New(cfg Config) (*Server, error) {
 	cfg.Accounts.defaults()
 	s.cfg.Accounts = cfg.Accounts
 	a := cfg.Accounts
-	s.hasher = players.NewHasher(a.HashWorkers, a.HashQueue, a.Hash)
+	s.hasher = players.NewHasher(a.HashWorkers, a.HashQueue, a.HashPerAddr, a.Hash)
 	s.players = players.NewDirectory(players.Config{Store: cfg.Store, Hasher: s.hasher, Now: cfg.Now,
-		SessionTTL: a.SessionTTL, NameHold: a.NameHold, MaxFailures: a.MaxFailures, FailureWindow: a.FailureWindow})
+		SessionTTL: a.SessionTTL, NameHold: a.NameHold, MaxFailures: a.MaxFailures, FailureWindow: a.FailureWindow,
+		MaxSessions: a.SessionsPerPlayer, SignInsPerAddr: a.SignInsPerAddr, SignInsPerAccount: a.SignInsPerAccount})
+	{
+		// The look-alike names' index of the accounts made before it was
+		// kept: once per store (the store marks it done).
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		n, err := cfg.Store.IndexSkeletons(ctx)
+		cancel()
+		switch {
+		case err != nil:
+			s.log.Error("index the skeletons of the accounts' names (tried again at the next start)", zap.Error(err))
+		case n > 0:
+			s.log.Info("skeletons of the accounts' names indexed", zap.Int("accounts", n))
+		}
+	}
 	s.Pool = botpool.New(cfg.Bots, cfg.BotQueue, cfg.BotTimeout, cfg.Log.Named("bots"), s.Metrics)
 	var h *hub.Hub
 	var api *httpapi.Server // set before any room runs

@@ -46,14 +46,18 @@ func Run(t *testing.T, newStore Factory) {
 		{"Bots", false, testBots},
 		{"PlayerNames", false, testPlayerNames},
 		{"BotsOpen", false, testBotsOpen},
+		{"MoveToSessionOnce", false, testMoveToSession},
 		{"Accounts", false, testAccounts},
 		{"AccountNameTakenWithoutCase", false, testNameTaken},
 		{"AccountNameOneOfMany", false, testNameConcurrent},
 		{"AccountsAndTheirBotsLast", true, testAccountsLast},
 		{"CloseAccount", false, testCloseAccount},
+		{"LookAlikeNames", false, testLookAlikes},
 		{"Sessions", false, testSessions},
 		{"SessionsExpire", false, testSessionsExpire},
 		{"Failures", false, testFailures},
+		{"TakeAndUntake", false, testTake},
+		{"SessionsTrimmedLeastRecentlyUsed", false, testTrimSessions},
 		{"Devices", false, testDevices},
 		{"ContextCancelled", false, testContextCancelled},
 	}
@@ -333,8 +337,8 @@ func testAccounts(t *testing.T, s players.Store) {
 	ctx := ctxT(t)
 	a := account(t, s, "tok-ana", "Ana_Lima")
 	for _, n := range []string{"Ana_Lima", "ana_lima", "ANA_LIMA"} {
-		if got, err := s.AccountByName(ctx, n); err != nil || got != a {
-			t.Fatalf("AccountByName(%s) = %+v, %v; want %+v", n, got, err, a)
+		if got, err := s.AccountByKey(ctx, players.NameKey(n)); err != nil || got != a {
+			t.Fatalf("AccountByKey(%s) = %+v, %v; want %+v", n, got, err, a)
 		}
 	}
 	if got, err := s.PlayerByID(ctx, a.ID); err != nil || got != a {
@@ -343,14 +347,14 @@ func testAccounts(t *testing.T, s players.Store) {
 	if _, err := s.PlayerByToken(ctx, "tok-ana"); !errors.Is(err, players.ErrRetired) {
 		t.Fatalf("PlayerByToken of the retired guest token: %v, want ErrRetired", err)
 	}
-	if _, err := s.AccountByName(ctx, "nobody"); !errors.Is(err, players.ErrNotFound) {
-		t.Fatalf("AccountByName(nobody): %v, want ErrNotFound", err)
+	if _, err := s.AccountByKey(ctx, players.NameKey("nobody")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("AccountByKey(nobody): %v, want ErrNotFound", err)
 	}
 	// A guest is no account.
 	g := guest("tok-bia", "Bia")
 	mustSavePlayer(t, s, g, false)
-	if _, err := s.AccountByName(ctx, "Bia"); !errors.Is(err, players.ErrNotFound) {
-		t.Fatalf("AccountByName of a guest's name: %v, want ErrNotFound", err)
+	if _, err := s.AccountByKey(ctx, players.NameKey("Bia")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("AccountByKey of a guest's name: %v, want ErrNotFound", err)
 	}
 	if err := s.SetPassword(ctx, g.ID, "$argon2id$new"); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("SetPassword of a guest: %v, want ErrNotFound", err)
@@ -359,7 +363,7 @@ func testAccounts(t *testing.T, s players.Store) {
 		t.Fatal(err)
 	}
 	a.PasswordHash = "$argon2id$new"
-	if got, err := s.AccountByName(ctx, "ana_lima"); err != nil || got != a {
+	if got, err := s.AccountByKey(ctx, players.NameKey("ana_lima")); err != nil || got != a {
 		t.Fatalf("after SetPassword: %+v, %v; want %+v", got, err, a)
 	}
 	// The same id cannot become an account twice (under another name).
@@ -367,7 +371,7 @@ func testAccounts(t *testing.T, s players.Store) {
 	if err := s.CreateAccount(ctx, twice, ""); err == nil {
 		t.Fatal("a second CreateAccount of the same id succeeded")
 	}
-	if _, err := s.AccountByName(ctx, "other"); !errors.Is(err, players.ErrNotFound) {
+	if _, err := s.AccountByKey(ctx, players.NameKey("other")); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("the refused second account's name: %v, want ErrNotFound", err)
 	}
 	// A saved guest identity never overwrites an account.
@@ -379,8 +383,8 @@ func testAccounts(t *testing.T, s players.Store) {
 	if err := s.CreateAccount(ctx, fresh, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.AccountByName(ctx, "Caio"); err != nil || got != fresh {
-		t.Fatalf("AccountByName(Caio) = %+v, %v", got, err)
+	if got, err := s.AccountByKey(ctx, players.NameKey("Caio")); err != nil || got != fresh {
+		t.Fatalf("AccountByKey(Caio) = %+v, %v", got, err)
 	}
 }
 
@@ -496,8 +500,8 @@ func testCloseAccount(t *testing.T, s players.Store) {
 	if _, err := s.PlayerByID(ctx, a.ID); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("PlayerByID of a closed account: %v, want ErrNotFound", err)
 	}
-	if _, err := s.AccountByName(ctx, "ana"); !errors.Is(err, players.ErrNotFound) {
-		t.Fatalf("AccountByName of a closed account: %v, want ErrNotFound", err)
+	if _, err := s.AccountByKey(ctx, players.NameKey("ana")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("AccountByKey of a closed account: %v, want ErrNotFound", err)
 	}
 	for _, h := range []string{"s1", "s2"} {
 		if _, err := s.SessionByHash(ctx, h); !errors.Is(err, players.ErrNotFound) {
@@ -697,7 +701,7 @@ func testContextCancelled(t *testing.T, s players.Store) {
 		"CreateAccount": func() error {
 			return s.CreateAccount(ctx, players.Identity{ID: "p", Name: "n", PasswordHash: "x"}, "")
 		},
-		"AccountByName": func() error { _, err := s.AccountByName(ctx, "n"); return err },
+		"AccountByKey": func() error { _, err := s.AccountByKey(ctx, players.NameKey("n")); return err },
 		"SaveSession": func() error {
 			return s.SaveSession(ctx, players.Session{Hash: "h", Player: "p", Expires: time.Now().Add(time.Hour)})
 		},
@@ -709,7 +713,7 @@ func testContextCancelled(t *testing.T, s players.Store) {
 			t.Errorf("%s with a cancelled context: error %v, want context.Canceled", name, err)
 		}
 	}
-	if _, err := s.AccountByName(context.Background(), "n"); !errors.Is(err, players.ErrNotFound) {
+	if _, err := s.AccountByKey(context.Background(), players.NameKey("n")); !errors.Is(err, players.ErrNotFound) {
 		t.Fatalf("a cancelled CreateAccount made an account: %v", err)
 	}
 }
@@ -755,5 +759,172 @@ func testBotsOpen(t *testing.T, s players.Store) {
 	}
 	if _, err := b.BotsOpen(ctx, make([]string, players.MaxNameLookups+1)); err == nil {
 		t.Errorf("BotsOpen of %d ids: no error", players.MaxNameLookups+1)
+	}
+}
+
+// testMoveToSession checks that a guest's token moves into a session once:
+// the second claim is ErrMoved, a rename keeps the claim, and neither an
+// unknown id nor an account can be claimed.
+func testMoveToSession(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	g := guest("hash-move", "Kate")
+	mustSavePlayer(t, s, g, false)
+	if err := s.MoveToSession(ctx, g.ID); err != nil {
+		t.Fatalf("the first MoveToSession: %v", err)
+	}
+	if err := s.MoveToSession(ctx, g.ID); !errors.Is(err, players.ErrMoved) {
+		t.Fatalf("the second MoveToSession: %v, want ErrMoved", err)
+	}
+	g.Name = "Kate Lima"
+	mustSavePlayer(t, s, g, false) // a rename
+	if err := s.MoveToSession(ctx, g.ID); !errors.Is(err, players.ErrMoved) {
+		t.Fatalf("MoveToSession after a rename: %v, want ErrMoved", err)
+	}
+	other := guest("hash-other", "Bia")
+	mustSavePlayer(t, s, other, false)
+	if err := s.MoveToSession(ctx, other.ID); err != nil {
+		t.Fatalf("another guest's first MoveToSession: %v", err)
+	}
+	if err := s.MoveToSession(ctx, players.GuestID("hash-nobody")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("MoveToSession of nobody: %v, want ErrNotFound", err)
+	}
+	a := account(t, s, "hash-acct", "conta")
+	if err := s.MoveToSession(ctx, a.ID); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("MoveToSession of an account: %v, want ErrNotFound", err)
+	}
+}
+
+// testTake checks the counts a sign-in takes before its hash: Take counts
+// and answers the counts after it, Untake gives one back and never goes
+// below zero nor makes a count, and the keys are Fail's and
+// FailureCounts' (one counter).
+func testTake(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	const window = time.Minute
+	for i := int64(1); i <= 3; i++ {
+		got, err := s.Take(ctx, []string{"in-addr:1", "in-name:kate"}, window)
+		if err != nil || len(got) != 2 || got[0].N != i || got[1].N != i || got[0].Left <= 0 || got[0].Left > window {
+			t.Fatalf("Take #%d = %+v, %v; want counts %d with time left in (0, %v]", i, got, err, i, window)
+		}
+	}
+	if err := s.Untake(ctx, []string{"in-addr:1", "in-nobody"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.FailureCounts(ctx, []string{"in-addr:1", "in-name:kate", "in-nobody"})
+	if err != nil || got[0].N != 2 || got[1].N != 3 || got[2].N != 0 {
+		t.Fatalf("after one Untake: %+v, %v; want 2, 3 and 0", got, err)
+	}
+	for range 5 {
+		if err := s.Untake(ctx, []string{"in-addr:1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.Take(ctx, []string{"in-addr:1", "in-nobody"}, window); err != nil || got[0].N != 1 || got[1].N != 1 {
+		t.Fatalf("Take after giving back more than was taken: %+v, %v; want 1 and 1 (never below zero)", got, err)
+	}
+}
+
+// testTrimSessions checks the cap on a player's sessions: nothing ends
+// within it; past it the least recently used (soonest Expires) go, never
+// the one kept, and another player's are untouched.
+func testTrimSessions(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	now := time.Now().Truncate(time.Millisecond)
+	const max = 5
+	for i := range max {
+		// s0 expires first: the least recently used.
+		se := players.Session{Hash: fmt.Sprintf("s%d", i), Player: "pa", Created: now, Expires: now.Add(time.Hour + time.Duration(i)*time.Minute)}
+		if err := s.SaveSession(ctx, se); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SaveSession(ctx, players.Session{Hash: "other", Player: "pb", Created: now, Expires: now.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if ended, err := s.TrimSessions(ctx, "pa", max, "s4"); err != nil || len(ended) != 0 {
+		t.Fatalf("TrimSessions within the cap ended %v, %v", ended, err)
+	}
+	// s1 was used again: renewed past the others.
+	if err := s.SaveSession(ctx, players.Session{Hash: "s1", Player: "pa", Created: now, Expires: now.Add(2 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	// Two more sign-ins, the newest kept: s0 and s2 go.
+	for _, h := range []string{"new1", "new2"} {
+		if err := s.SaveSession(ctx, players.Session{Hash: h, Player: "pa", Created: now, Expires: now.Add(time.Hour + 10*time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ended, err := s.TrimSessions(ctx, "pa", max, "new2")
+	slices.Sort(ended)
+	if err != nil || !slices.Equal(ended, []string{"s0", "s2"}) {
+		t.Fatalf("TrimSessions past the cap ended %v, %v; want the least recently used s0 and s2", ended, err)
+	}
+	live, err := s.PlayerSessions(ctx, "pa")
+	if err != nil || len(live) != max {
+		t.Fatalf("after TrimSessions: %d live sessions, %v; want %d", len(live), err, max)
+	}
+	var hs []string
+	for _, se := range live {
+		hs = append(hs, se.Hash)
+	}
+	if !slices.Contains(hs, "new2") || !slices.Contains(hs, "s1") || slices.Contains(hs, "s0") {
+		t.Fatalf("live after TrimSessions: %v; want the kept new2 and the renewed s1, not the least recently used s0", hs)
+	}
+	for _, h := range ended {
+		if _, err := s.SessionByHash(ctx, h); !errors.Is(err, players.ErrNotFound) {
+			t.Fatalf("ended session %s still found: %v", h, err)
+		}
+	}
+	if _, err := s.SessionByHash(ctx, "other"); err != nil {
+		t.Fatalf("another player's session: %v", err)
+	}
+}
+
+// testLookAlikes checks the skeletons of the accounts' names: one read
+// finds an account whose name looks like a guest's, an account's own is
+// not held against it, a look-alike account is refused (ErrLookAlike, and
+// its name stays free), and a closed account's skeletons are held with its
+// name.
+func testLookAlikes(t *testing.T, s players.Store) {
+	ctx := ctxT(t)
+	kate := account(t, s, "hash-kate", "Kate")
+	for _, name := range []string{"kate", "k\u0430te", "\uff4b\uff41\uff54\uff45", "kate\u0301", "KATE"} {
+		if held, err := s.SkeletonHeld(ctx, players.Skeletons(name), ""); err != nil || !held {
+			t.Errorf("SkeletonHeld(%q) = %v, %v; want true (account Kate)", name, held, err)
+		}
+		if held, err := s.SkeletonHeld(ctx, players.Skeletons(name), kate.ID); err != nil || held {
+			t.Errorf("SkeletonHeld(%q) for Kate herself = %v, %v; want false", name, held, err)
+		}
+	}
+	for _, name := range []string{"Ana", "João", "katia"} {
+		if held, err := s.SkeletonHeld(ctx, players.Skeletons(name), ""); err != nil || held {
+			t.Errorf("SkeletonHeld(%q) = %v, %v; want false", name, held, err)
+		}
+	}
+	m := account(t, s, "hash-mia", "mia")
+	g := guest("hash-rnia", "rnia")
+	mustSavePlayer(t, s, g, false)
+	err := s.CreateAccount(ctx, players.Identity{ID: g.ID, Name: "rnia", PasswordHash: "$argon2id$rnia", Joined: 1}, g.TokenHash)
+	if !errors.Is(err, players.ErrLookAlike) || !errors.Is(err, players.ErrNameTaken) {
+		t.Fatalf("CreateAccount(rnia) beside mia: %v, want ErrLookAlike", err)
+	}
+	if _, err := s.AccountByKey(ctx, players.NameKey("rnia")); !errors.Is(err, players.ErrNotFound) {
+		t.Fatalf("the refused look-alike's name: %v, want it free", err)
+	}
+	if got, err := s.PlayerByToken(ctx, g.TokenHash); err != nil || got.Account() {
+		t.Fatalf("the refused guest: %+v, %v; want it a guest still", got, err)
+	}
+	account(t, s, "hash-rnb", "rnb") // its own skeletons, free
+	if err := s.CloseAccount(ctx, m.ID, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := s.SkeletonHeld(ctx, players.Skeletons("rnia"), ""); err != nil || !held {
+		t.Fatalf("a closed account's skeleton: held %v, %v; want held with its name", held, err)
+	}
+	if n, err := s.IndexSkeletons(ctx); err != nil {
+		t.Fatalf("IndexSkeletons: %d, %v", n, err)
+	}
+	if held, err := s.SkeletonHeld(ctx, players.Skeletons("kate"), ""); err != nil || !held {
+		t.Fatalf("after IndexSkeletons: held %v, %v", held, err)
 	}
 }

@@ -15,10 +15,13 @@ var _ players.Store = (*Store)(nil)
 // Store.mu. Everything that expires is dropped when read after its time
 // and swept now and then (sweep).
 type identities struct {
-	byID     map[string]*ident           // player id -> identity
-	byToken  map[string]string           // token hash -> player id
-	names    map[string]*name            // players.NameKey -> account or held name
-	sessions map[string]*players.Session // session hash -> session
+	byID    map[string]*ident // player id -> identity
+	byToken map[string]string // token hash -> player id
+	names   map[string]*name  // players.NameKey -> account or held name
+	// skeletons holds the players.Skeletons of the accounts' names and
+	// of the names held, as names does.
+	skeletons map[string]*name
+	sessions  map[string]*players.Session // session hash -> session
 	// bySession indexes the sessions of each player.
 	bySession map[string]map[string]struct{}
 	failures  map[string]*failure             // key -> failed sign-ins
@@ -36,6 +39,9 @@ type ident struct {
 	// open is a bot account's setting "open to tournaments", kept with
 	// its identity.
 	open bool
+	// moved: the guest's token was moved into a session cookie
+	// (MoveToSession).
+	moved bool
 }
 
 // name is an account's name, or a closed account's held until until.
@@ -58,7 +64,7 @@ type botList struct {
 }
 
 func newIdentities() identities {
-	return identities{byID: map[string]*ident{}, byToken: map[string]string{}, names: map[string]*name{},
+	return identities{byID: map[string]*ident{}, byToken: map[string]string{}, names: map[string]*name{}, skeletons: map[string]*name{},
 		sessions: map[string]*players.Session{}, bySession: map[string]map[string]struct{}{},
 		failures: map[string]*failure{}, devices: map[string]map[string]time.Time{},
 		deviceTTL: map[string]time.Duration{}, bots: map[string]*botList{}}
@@ -78,6 +84,11 @@ func (ids *identities) sweep(now time.Time) {
 	for k, n := range ids.names {
 		if n.id == "" && !live(n.until, now) {
 			delete(ids.names, k)
+		}
+	}
+	for k, n := range ids.skeletons {
+		if n.id == "" && !live(n.until, now) {
+			delete(ids.skeletons, k)
 		}
 	}
 	for h, se := range ids.sessions {
@@ -174,7 +185,7 @@ func (s *Store) SavePlayer(ctx context.Context, p players.Identity, lasting bool
 	}
 	g := &ident{p: players.Identity{ID: p.ID, Name: p.Name, TokenHash: p.TokenHash, Owner: p.Owner}}
 	if old := s.identLocked(p.ID, now); old != nil {
-		g.open = old.open // a rename keeps the settings, and the owner
+		g.open, g.moved = old.open, old.moved // a rename keeps the settings, and the owner
 		if g.p.Owner == "" {
 			g.p.Owner = old.p.Owner
 		}
@@ -238,6 +249,25 @@ func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]strin
 		}
 	}
 	return out, nil
+}
+
+// MoveToSession implements players.Identities.
+func (s *Store) MoveToSession(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("move %s to a session: %w", id, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.identLocked(id, now)
+	switch {
+	case g == nil || g.p.Account() || g.p.TokenHash == "":
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrNotFound)
+	case g.moved:
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrMoved)
+	}
+	g.moved = true
+	return nil
 }
 
 // AddBot implements players.Bots.
@@ -342,6 +372,13 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	if old != nil && old.p.Account() {
 		return fmt.Errorf("create account %s: already an account", a.ID)
 	}
+	skels := players.Skeletons(a.Name)
+	if s.skeletonHeldLocked(skels, a.ID, now) {
+		return fmt.Errorf("create account %s: %w", a.ID, players.ErrLookAlike)
+	}
+	for _, k := range skels {
+		s.players.skeletons[k] = &name{id: a.ID}
+	}
 	s.players.names[key] = &name{id: a.ID}
 	g := &ident{p: players.Identity{ID: a.ID, Name: a.Name, PasswordHash: a.PasswordHash, Joined: a.Joined}}
 	if retire != "" {
@@ -363,21 +400,47 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	return nil
 }
 
-// AccountByName implements players.Accounts.
-func (s *Store) AccountByName(ctx context.Context, nm string) (players.Identity, error) {
+// AccountByKey implements players.Accounts.
+func (s *Store) AccountByKey(ctx context.Context, key string) (players.Identity, error) {
 	if err := ctx.Err(); err != nil {
 		return players.Identity{}, fmt.Errorf("account by name: %w", err)
 	}
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n := s.players.names[players.NameKey(nm)]; n != nil && n.id != "" {
+	if n := s.players.names[key]; n != nil && n.id != "" {
 		if g := s.identLocked(n.id, now); g != nil && g.p.Account() {
 			return g.p, nil
 		}
 	}
 	return players.Identity{}, fmt.Errorf("account by name: %w", players.ErrNotFound)
 }
+
+// skeletonHeldLocked reports whether an account other than id, or a name
+// held, has one of skels.
+func (s *Store) skeletonHeldLocked(skels []string, id string, now time.Time) bool {
+	for _, k := range skels {
+		if n := s.players.skeletons[k]; n != nil && (n.id != "" && n.id != id || n.id == "" && live(n.until, now)) {
+			return true
+		}
+	}
+	return false
+}
+
+// SkeletonHeld implements players.Accounts.
+func (s *Store) SkeletonHeld(ctx context.Context, skels []string, id string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("skeleton held: %w", err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.skeletonHeldLocked(skels, id, now), nil
+}
+
+// IndexSkeletons implements players.Accounts: the memory store kept them
+// from the start.
+func (s *Store) IndexSkeletons(ctx context.Context) (int, error) { return 0, ctx.Err() }
 
 // SetPassword implements players.Accounts.
 func (s *Store) SetPassword(ctx context.Context, id, hash string) error {
@@ -411,6 +474,11 @@ func (s *Store) CloseAccount(ctx context.Context, id string, hold time.Duration)
 		return fmt.Errorf("close account %s: %w", id, players.ErrNotFound)
 	}
 	s.players.names[players.NameKey(g.p.Name)] = &name{until: now.Add(hold)}
+	for _, k := range players.Skeletons(g.p.Name) {
+		if n := s.players.skeletons[k]; n == nil || n.id == id {
+			s.players.skeletons[k] = &name{until: now.Add(hold)}
+		}
+	}
 	s.players.dropLocked(id)
 	for h := range s.players.bySession[id] {
 		s.players.dropSession(h)
@@ -512,6 +580,32 @@ func (s *Store) PlayerSessions(ctx context.Context, player string) ([]players.Se
 	return out, nil
 }
 
+// TrimSessions implements players.Sessions.
+func (s *Store) TrimSessions(ctx context.Context, player string, max int, keep string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.players.bySession[player]) <= max {
+		return nil, nil
+	}
+	var live []players.Session
+	for h := range s.players.bySession[player] {
+		if se := s.players.sessions[h]; se != nil && now.Before(se.Expires) {
+			live = append(live, *se)
+		} else {
+			s.players.dropSession(h)
+		}
+	}
+	ended := players.LeastRecentlyUsed(live, max, keep)
+	for _, h := range ended {
+		s.players.dropSession(h)
+	}
+	return ended, nil
+}
+
 // Fail implements players.Guards.
 func (s *Store) Fail(ctx context.Context, keys []string, window time.Duration) error {
 	if err := ctx.Err(); err != nil {
@@ -547,6 +641,30 @@ func (s *Store) FailureCounts(ctx context.Context, keys []string) ([]players.Fai
 		}
 	}
 	return out, nil
+}
+
+// Take implements players.Guards.
+func (s *Store) Take(ctx context.Context, keys []string, window time.Duration) ([]players.Failures, error) {
+	if err := s.Fail(ctx, keys, window); err != nil {
+		return nil, fmt.Errorf("take: %w", err)
+	}
+	return s.FailureCounts(ctx, keys)
+}
+
+// Untake implements players.Guards.
+func (s *Store) Untake(ctx context.Context, keys []string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("untake: %w", err)
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range keys {
+		if f := s.players.failures[k]; f != nil && now.Before(f.until) && f.n > 0 {
+			f.n--
+		}
+	}
+	return nil
 }
 
 // AddDevice implements players.Guards.

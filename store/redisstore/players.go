@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -26,6 +27,15 @@ var _ players.Store = (*Store)(nil)
 
 // AccountKey is the key of the account named name (without case).
 func (s *Store) AccountKey(name string) string { return s.prefix + "account:" + players.NameKey(name) }
+
+// SkeletonKey is the key of a skeleton of an account's name
+// (players.Skeletons): the account's id, or "" while a closed account's
+// name is held.
+func (s *Store) SkeletonKey(skeleton string) string { return s.prefix + "skeleton:" + skeleton }
+
+// skeletonsIndexedKey marks a store whose accounts made before the
+// skeletons were kept were indexed (IndexSkeletons).
+func (s *Store) skeletonsIndexedKey() string { return s.prefix + "skeletons:indexed" }
 
 // SessionKey is the key of a session, by its hash.
 func (s *Store) SessionKey(hash string) string { return s.prefix + "session:" + hash }
@@ -221,6 +231,30 @@ func (s *Store) PlayerNames(ctx context.Context, ids []string) (map[string]strin
 	return out, nil
 }
 
+// moveToSessionScript: KEYS the identity. 1 when the guest's token had
+// not moved (it is marked moved now: the field lives and expires with the
+// hash), 0 when it had, -1 when there is no guest.
+var moveToSessionScript = redis.NewScript(`
+if redis.call('HEXISTS', KEYS[1], 'token') == 0 or redis.call('HEXISTS', KEYS[1], 'password') == 1 then
+  return -1
+end
+return redis.call('HSETNX', KEYS[1], 'moved', '1')
+`)
+
+// MoveToSession implements players.Identities in one script.
+func (s *Store) MoveToSession(ctx context.Context, id string) error {
+	n, err := moveToSessionScript.Run(ctx, s.c, []string{s.PlayerKey(id)}).Int()
+	switch {
+	case err != nil:
+		return fmt.Errorf("move %s to a session: %w", id, s.refused(err))
+	case n < 0:
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrNotFound)
+	case n == 0:
+		return fmt.Errorf("move %s to a session: %w", id, players.ErrMoved)
+	}
+	return nil
+}
+
 // addBotScript: KEYS the owner's bots; ARGV the bot id, the bot (JSON), the
 // most bots, the TTL in ms (0: lasting). Adds the bot unless the owner has
 // the most already (returns 0), and renews the list's expiry.
@@ -368,6 +402,17 @@ redis.call('PERSIST', KEYS[1])
 return 1
 `)
 
+// holdSkeletonScript: KEYS a skeleton; ARGV the closed account's id, the
+// hold in ms. Holds the skeleton ("" for hold) if it is the account's (or
+// nobody's).
+var holdSkeletonScript = redis.NewScript(`
+local v = redis.call('GET', KEYS[1])
+if v == false or v == ARGV[1] then
+  redis.call('SET', KEYS[1], '', 'PX', ARGV[2])
+end
+return 1
+`)
+
 // releaseNameScript: KEYS the name; ARGV the id. Deletes the name's claim
 // if it is still id's (compare and delete).
 var releaseNameScript = redis.NewScript(`
@@ -396,9 +441,14 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	if !ok {
 		return fmt.Errorf("create account %s: %w", a.ID, players.ErrNameTaken)
 	}
+	if err := s.claimSkeletons(ctx, a); err != nil {
+		_ = releaseNameScript.Run(context.WithoutCancel(ctx), s.c, []string{nameKey}, a.ID).Err()
+		return fmt.Errorf("create account %s: %w", a.ID, err)
+	}
 	n, err := becomeAccountScript.Run(ctx, s.c, []string{s.PlayerKey(a.ID)}, a.Name, a.PasswordHash,
 		strconv.FormatInt(a.Joined, 10), retire).Int()
 	if err != nil || n == 0 {
+		s.releaseSkeletons(context.WithoutCancel(ctx), players.Skeletons(a.Name), a.ID)
 		_ = releaseNameScript.Run(context.WithoutCancel(ctx), s.c, []string{nameKey}, a.ID).Err()
 		if err == nil {
 			err = errors.New("already an account")
@@ -425,13 +475,138 @@ func (s *Store) CreateAccount(ctx context.Context, a players.Identity, retire st
 	return nil
 }
 
-// AccountByName implements players.Accounts: the name's claim, then the
+// claimSkeletons claims the skeletons of a's name for a.ID (SET NX each,
+// one key a command: keys of several slots); when another account or a
+// held name has one, the ones claimed are given back (ErrLookAlike).
+func (s *Store) claimSkeletons(ctx context.Context, a players.Identity) error {
+	skels := players.Skeletons(a.Name)
+	var claimed []string
+	for _, k := range skels {
+		ok, err := s.c.SetNX(ctx, s.SkeletonKey(k), a.ID, 0).Result()
+		if err != nil {
+			s.releaseSkeletons(context.WithoutCancel(ctx), claimed, a.ID)
+			return s.refused(err)
+		}
+		if !ok {
+			holder, err := s.c.Get(ctx, s.SkeletonKey(k)).Result()
+			if err != nil || holder != a.ID {
+				s.releaseSkeletons(context.WithoutCancel(ctx), claimed, a.ID)
+				return players.ErrLookAlike
+			}
+		}
+		claimed = append(claimed, k)
+	}
+	return nil
+}
+
+// releaseSkeletons gives back the skeletons id claimed (compare and
+// delete).
+func (s *Store) releaseSkeletons(ctx context.Context, skels []string, id string) {
+	for _, k := range skels {
+		_ = releaseNameScript.Run(ctx, s.c, []string{s.SkeletonKey(k)}, id).Err()
+	}
+}
+
+// SkeletonHeld implements players.Accounts: one GET a skeleton, in one
+// pipeline.
+func (s *Store) SkeletonHeld(ctx context.Context, skels []string, id string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("skeleton held: %w", err)
+	}
+	pipe := s.c.Pipeline()
+	cmds := make([]*redis.StringCmd, 0, len(skels))
+	for _, k := range skels {
+		if len(k) <= players.MaxSkeleton { // a longer one is no account's
+			cmds = append(cmds, pipe.Get(ctx, s.SkeletonKey(k)))
+		}
+	}
+	if len(cmds) == 0 {
+		return false, nil
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return false, fmt.Errorf("skeleton held: %w", err)
+	}
+	for _, c := range cmds {
+		if holder, err := c.Result(); err == nil && (holder == "" || holder != id) {
+			return true, nil // an account's, or a held name's ("")
+		}
+	}
+	return false, nil
+}
+
+// IndexSkeletons implements players.Accounts: a SCAN of the accounts' names
+// (every shard of a Redis Cluster), each account's skeletons claimed (SET
+// NX: an account made meanwhile keeps its own), each held name's held for
+// what is left of its hold; then the mark that it was done.
+func (s *Store) IndexSkeletons(ctx context.Context) (int, error) {
+	done, err := s.c.Exists(ctx, s.skeletonsIndexedKey()).Result()
+	if err != nil || done == 1 {
+		return 0, err
+	}
+	var n atomic.Int64
+	prefix := s.prefix + "account:"
+	scan := func(ctx context.Context, c redis.Cmdable) error {
+		it := c.Scan(ctx, 0, prefix+"*", 256).Iterator()
+		for it.Next(ctx) {
+			key := it.Val()
+			id, err := c.Get(ctx, key).Result()
+			if errors.Is(err, redis.Nil) {
+				continue // expired meanwhile
+			}
+			if err != nil {
+				return err
+			}
+			if id == "" { // a closed account's name, held
+				left, err := c.PTTL(ctx, key).Result()
+				if err != nil {
+					return err
+				}
+				if held := key[len(prefix):]; left > 0 && players.CheckAccountName(held) == nil {
+					for _, k := range players.Skeletons(held) {
+						if err := s.c.SetNX(ctx, s.SkeletonKey(k), "", left).Err(); err != nil {
+							return err
+						}
+					}
+				}
+				continue
+			}
+			name, err := s.c.HGet(ctx, s.PlayerKey(id), "name").Result()
+			if errors.Is(err, redis.Nil) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			for _, k := range players.Skeletons(name) {
+				if err := s.c.SetNX(ctx, s.SkeletonKey(k), id, 0).Err(); err != nil {
+					return err
+				}
+			}
+			n.Add(1)
+		}
+		return it.Err()
+	}
+	if cc, ok := s.c.(*redis.ClusterClient); ok {
+		err = cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error { return scan(ctx, c) })
+	} else {
+		err = scan(ctx, s.c)
+	}
+	if err == nil {
+		err = s.c.Set(ctx, s.skeletonsIndexedKey(), "1", 0).Err()
+	}
+	if err != nil {
+		return int(n.Load()), fmt.Errorf("index skeletons: %w", s.refused(err))
+	}
+	return int(n.Load()), nil
+}
+
+// AccountByKey implements players.Accounts: the name's claim, then the
 // identity it names.
-func (s *Store) AccountByName(ctx context.Context, name string) (players.Identity, error) {
+func (s *Store) AccountByKey(ctx context.Context, key string) (players.Identity, error) {
 	if err := ctx.Err(); err != nil {
 		return players.Identity{}, fmt.Errorf("account by name: %w", err)
 	}
-	id, err := s.c.Get(ctx, s.AccountKey(name)).Result()
+	id, err := s.c.Get(ctx, s.prefix+"account:"+key).Result()
 	if errors.Is(err, redis.Nil) || err == nil && id == "" {
 		return players.Identity{}, fmt.Errorf("account by name: %w", players.ErrNotFound)
 	}
@@ -490,6 +665,11 @@ func (s *Store) CloseAccount(ctx context.Context, id string, hold time.Duration)
 	}
 	if err := s.c.Set(ctx, s.AccountKey(a.Name), "", hold).Err(); err != nil {
 		return fmt.Errorf("close account %s: %w", id, err)
+	}
+	for _, k := range players.Skeletons(a.Name) { // held as the name, if still this account's
+		if err := holdSkeletonScript.Run(ctx, s.c, []string{s.SkeletonKey(k)}, id, hold.Milliseconds()).Err(); err != nil {
+			return fmt.Errorf("close account %s: %w", id, err)
+		}
 	}
 	if err := s.DeleteSessions(ctx, id, ""); err != nil {
 		return fmt.Errorf("close account %s: %w", id, err)
@@ -669,6 +849,42 @@ func (s *Store) PlayerSessions(ctx context.Context, player string) ([]players.Se
 	return out, nil
 }
 
+// TrimSessions implements players.Sessions: one SCARD of the index while
+// it holds at most max; past it the index's sessions are read (one
+// pipeline, at most max and the sign-ins racing this one) and the least
+// recently used ones deleted.
+func (s *Store) TrimSessions(ctx context.Context, player string, max int, keep string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	n, err := s.c.SCard(ctx, s.SessionsKey(player)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	if n <= int64(max) {
+		return nil, nil
+	}
+	live, err := s.PlayerSessions(ctx, player) // drops the index's stale entries
+	if err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	ended := players.LeastRecentlyUsed(live, max, keep)
+	if len(ended) == 0 {
+		return nil, nil
+	}
+	_, err = s.c.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for _, h := range ended {
+			pipe.Del(ctx, s.SessionKey(h))
+			pipe.SRem(ctx, s.SessionsKey(player), h)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("trim sessions of %s: %w", player, err)
+	}
+	return ended, nil
+}
+
 // Fail implements players.Guards: INCR, and the window's expiry set by the
 // first failure (PEXPIRE NX).
 func (s *Store) Fail(ctx context.Context, keys []string, window time.Duration) error {
@@ -713,6 +929,51 @@ func (s *Store) FailureCounts(ctx context.Context, keys []string) ([]players.Fai
 		out[i] = players.Failures{N: n, Left: left}
 	}
 	return out, nil
+}
+
+// Take implements players.Guards in one round trip: INCR, the window's
+// expiry set by the first count (PEXPIRE NX), and its time left.
+func (s *Store) Take(ctx context.Context, keys []string, window time.Duration) ([]players.Failures, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("take: %w", err)
+	}
+	pipe := s.c.Pipeline()
+	counts := make([]*redis.IntCmd, len(keys))
+	ttls := make([]*redis.DurationCmd, len(keys))
+	for i, k := range keys {
+		counts[i] = pipe.Incr(ctx, s.SignInKey(k))
+		pipe.Do(ctx, "PEXPIRE", s.SignInKey(k), window.Milliseconds(), "NX")
+		ttls[i] = pipe.PTTL(ctx, s.SignInKey(k))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, fmt.Errorf("take: %w", s.refused(err))
+	}
+	out := make([]players.Failures, len(keys))
+	for i := range keys {
+		out[i] = players.Failures{N: counts[i].Val(), Left: max(ttls[i].Val(), 0)}
+	}
+	return out, nil
+}
+
+// untakeScript: KEYS a count. Takes one back if the count is there (so
+// in its window) and above zero: a DECR of a missing key would make one
+// without an expiry.
+var untakeScript = redis.NewScript(`
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
+`)
+
+// Untake implements players.Guards: one script a key (keys of several
+// slots).
+func (s *Store) Untake(ctx context.Context, keys []string) error {
+	for _, k := range keys {
+		if err := untakeScript.Run(ctx, s.c, []string{s.SignInKey(k)}).Err(); err != nil {
+			return fmt.Errorf("untake: %w", err)
+		}
+	}
+	return nil
 }
 
 // AddDevice implements players.Guards: the newest max devices, each kept

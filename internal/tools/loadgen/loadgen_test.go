@@ -129,3 +129,17 @@ func TestSmokeSignins(t *testing.T) {
 		t.Fatalf("signins: the flood's answers %v, want 401s only", rep.SignIns)
 	}
 }
+
+// TestSmokeSigninsFloodRight: the flood of right sign-ins to one account
+// from one address (issue 33) runs, is refused past the limits, and the
+// others' sign-ins are measured.
+func TestSmokeSigninsFloodRight(t *testing.T) {
+	rep := smoke(t, Config{Mode: "signins", Moves: 4, Flood: 8, FloodRight: true, Game: "orbito", Variant: "2", Level: "facil"},
+		func(c *server.Config) { c.HTTP.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")} })
+	if rep.Others.N == 0 || rep.OthersOK == 0 {
+		t.Fatalf("signins -flood-right: %d others' sign-ins, %d ok", rep.Others.N, rep.OthersOK)
+	}
+	if rep.SignIns["429"] == 0 {
+		t.Fatalf("signins -flood-right: the flood's answers %v, want some 429s", rep.SignIns)
+	}
+}

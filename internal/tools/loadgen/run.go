@@ -84,6 +84,12 @@ type Config struct {
 	// Flood: signins, the sign-ins sent at once during the second phase
 	// (default DefaultFlood).
 	Flood int
+	// FloodRight: signins, the flood signs in to one account with its
+	// right password from one address (issue 33's weapon) while others,
+	// each from an address of its own, sign in to their own accounts one
+	// after another; the report gives their share of successes and their
+	// times (target: at least 95%, each within 2 s).
+	FloodRight bool
 	// Log receives progress lines (nil: none).
 	Log io.Writer
 }
@@ -154,6 +160,11 @@ type Report struct {
 	BotQuiet, BotFlood Summary
 	SignIns            map[string]int64
 	SignInsPerSec      float64
+	// Others: signins with FloodRight, the others' sign-ins during the
+	// flood (their times, from the request to its answer) and how many
+	// succeeded.
+	Others   Summary
+	OthersOK int64
 }
 
 // BotRatio is the bot's median reply time during the flood over its
@@ -256,6 +267,13 @@ func (r *Report) Print(w io.Writer) {
 		for _, code := range slices.Sorted(maps.Keys(r.SignIns)) {
 			add("signins_"+code, r.SignIns[code])
 		}
+	}
+	if r.Others.N > 0 {
+		add("others_signins", r.Others.N)
+		add("others_ok_pct", fmt.Sprintf("%.1f", 100*float64(r.OthersOK)/float64(r.Others.N)))
+		add("others_p50_ms", ms(r.Others.P50))
+		add("others_p99_ms", ms(r.Others.P99))
+		add("others_max_ms", ms(r.Others.Max))
 	}
 	if r.RSSAfterKB > 0 {
 		add("rss_before_kb", r.RSSBeforeKB)

@@ -27,6 +27,12 @@ import (
 // The report gives the bot's reply time (the person's move seen to the
 // bot's move seen) of each phase, measured in the same run, and their
 // ratio; the target is a ratio of the medians within 1.5.
+//
+// With FloodRight the flood is issue 33's weapon instead: Flood requests
+// at once signing in to one account with its right password, all from
+// one address; meanwhile others sign in to their own accounts, one after
+// another, each from an address of its own, and the report gives their
+// share of successes and their times (target: at least 95%, within 2 s).
 
 // DefaultFlood is Config.Flood's default.
 const DefaultFlood = 50
@@ -59,6 +65,22 @@ func (r *runner) signins(ctx context.Context) (*Report, error) {
 	fctx, stop := context.WithCancel(ctx)
 	f := &flooder{base: base, n: cfg.Flood, client: &http.Client{Timeout: 30 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Flood, MaxConnsPerHost: cfg.Flood}}}
+	var others []signer
+	if cfg.FloodRight {
+		tag := strconv.FormatInt(time.Now().UnixNano()%1e9, 36)
+		f.right = &signer{name: "flood-" + tag, password: "flood password " + tag, addr: "10.255.0.1"}
+		others = make([]signer, othersAccounts)
+		for i := range others {
+			others[i] = signer{name: fmt.Sprintf("other-%s-%d", tag, i), password: "other password " + tag,
+				addr: fmt.Sprintf("10.254.0.%d", i+1)}
+		}
+		for _, a := range append([]signer{*f.right}, others...) {
+			if code, err := f.post(ctx, "/api/account", a); err != nil || code != http.StatusCreated {
+				stop()
+				return nil, fmt.Errorf("signins: the account %s: %d %v", a.name, code, err)
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	for range cfg.Flood {
 		wg.Go(func() { f.run(fctx) })
@@ -66,10 +88,16 @@ func (r *runner) signins(ctx context.Context) (*Report, error) {
 	sleep(ctx, max(cfg.Settle, time.Second)) // the flood at its steady state first
 	fmt.Fprintf(cfg.Log, "signins: %d moves during a flood of %d sign-ins at once\n", cfg.Moves, cfg.Flood)
 	t0, sent0 := time.Now(), f.sent.Load()
+	var seen Histogram
+	var seenOK atomic.Int64
+	if cfg.FloodRight {
+		wg.Go(func() { f.others(fctx, others, &seen, &seenOK) })
+	}
 	err = g.play(ctx, cfg.Moves, &flood)
 	window, sent := time.Since(t0), f.sent.Load()-sent0
 	stop()
 	wg.Wait()
+	rep.Others, rep.OthersOK = seen.Summary(), seenOK.Load()
 	if err != nil {
 		return nil, fmt.Errorf("signins, flood: %w", err)
 	}
@@ -172,10 +200,20 @@ func (g *botGame) play(ctx context.Context, n int, h *Histogram) error {
 	return nil
 }
 
-// flooder sends failed sign-ins, n at once, until its context ends.
+// othersAccounts is how many accounts the others sign in to (FloodRight),
+// each from an address of its own, in turn: fewer than one a minute each
+// stays within the limit of sign-ins a minute to one account.
+const othersAccounts = 64
+
+// signer is who signs in: an account and the address it comes from.
+type signer struct{ name, password, addr string }
+
+// flooder sends failed sign-ins (or, with right, right ones to one
+// account from one address), n at once, until its context ends.
 type flooder struct {
 	base   string
 	n      int
+	right  *signer
 	client *http.Client
 	sent   atomic.Int64
 	seq    atomic.Int64 // numbers the requests: a name and an address each
@@ -184,22 +222,55 @@ type flooder struct {
 	answers map[string]int64 // by status code, "error" for none
 }
 
+// post sends a's name and password to path from a's address and returns
+// the status.
+func (f *flooder) post(ctx context.Context, path string, a signer) (int, error) {
+	body, _ := json.Marshal(map[string]string{"name": a.name, "password": a.password})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.base+path, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Forwarded-For", a.addr)
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// others signs the others in, one after another, each to its account in
+// turn, until ctx ends, recording each one's time and success.
+func (f *flooder) others(ctx context.Context, others []signer, h *Histogram, ok *atomic.Int64) {
+	for i := 0; ctx.Err() == nil; i++ {
+		t0 := time.Now()
+		code, err := f.post(ctx, "/api/session", others[i%len(others)])
+		if ctx.Err() != nil {
+			return
+		}
+		h.Record(time.Since(t0))
+		if err == nil && code == http.StatusOK {
+			ok.Add(1)
+		}
+		sleep(ctx, 100*time.Millisecond) // people, not a second flood
+	}
+}
+
 func (f *flooder) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		n := f.seq.Add(1)
-		body, _ := json.Marshal(map[string]string{"name": fmt.Sprintf("flood-%d", n), "password": "not the password"})
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.base+"/api/session", bytes.NewReader(body))
-		if err != nil {
-			return
+		// A name and an address of its own each, in 10.0.0.0/8; or the
+		// flooded account's, from its one address.
+		a := signer{name: fmt.Sprintf("flood-%d", n), password: "not the password",
+			addr: fmt.Sprintf("10.%d.%d.%d", n>>16&0xff, n>>8&0xff, n&0xff)}
+		if f.right != nil {
+			a = *f.right
 		}
-		req.Header.Set("Content-Type", "application/json")
-		// An address of its own each, in 10.0.0.0/8.
-		req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", n>>16&0xff, n>>8&0xff, n&0xff))
-		resp, err := f.client.Do(req)
+		code, err := f.post(ctx, "/api/session", a)
 		status := "error"
 		if err == nil {
-			status = strconv.Itoa(resp.StatusCode)
-			_ = resp.Body.Close()
+			status = strconv.Itoa(code)
 		} else if ctx.Err() != nil {
 			return
 		}
